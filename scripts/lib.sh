@@ -1,0 +1,39 @@
+# Shared helpers for fabprobe's scripts (sourced, not run).
+
+# find_jdk: sets JAVA_HOME to a JDK >= 22: $JAVA_HOME, then /usr/lib/jvm/*, else a clear error.
+find_jdk() {
+  local candidate
+  for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
+    [ -n "$candidate" ] && [ -x "$candidate/bin/javac" ] || continue
+    local major
+    major=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 \
+      | sed -n 's/^ *java.specification.version = //p')
+    if [ -n "$major" ] && [ "$major" -ge 22 ] 2>/dev/null; then
+      export JAVA_HOME="$candidate"
+      return 0
+    fi
+  done
+  echo "fabprobe: needs a JDK 22 or newer (FFM API); none found in JAVA_HOME or /usr/lib/jvm." >&2
+  echo "  install one, e.g.: apt-get install openjdk-25-jdk-headless (or temurin-25-jdk), then set JAVA_HOME" >&2
+  return 1
+}
+
+# The Debian packages fabprobe's transports and tests need at run time.
+FABPROBE_DEBIAN_PACKAGES="maven libfabric1 libfabric-bin ucx-utils libucx0"
+
+# ensure_packages: installs missing Debian packages when root, else prints the apt-get line.
+ensure_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" = 0 ]; then
+    echo "fabprobe: installing Debian packages: ${missing[*]}" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  else
+    echo "fabprobe: missing Debian packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    return 1
+  fi
+}
