@@ -1,0 +1,24 @@
+package org.fabprobe.cli;
+
+/** fabprobe's documented exit codes (README, "Exit codes"). */
+public final class ExitCode {
+    public static final int OK = 0;
+    /** An acceptance check failed (results were measured but did not meet the spec). */
+    public static final int CHECK_FAILED = 1;
+    /** Bad command line: unknown option, malformed size list, ... */
+    public static final int USAGE = 2;
+    /** The transport named does not exist here (unknown provider or TLS). */
+    public static final int UNKNOWN_TRANSPORT = 3;
+    /** The request is impossible on this transport (size above max_msg_size, ...). */
+    public static final int UNSUPPORTED = 4;
+    /** The peer did not answer within --timeout or died. */
+    public static final int PEER_TIMEOUT = 5;
+    /** The native library reported an error (decoded message printed). */
+    public static final int TRANSPORT_ERROR = 6;
+    /** A native library or other prerequisite is missing. */
+    public static final int MISSING_DEPENDENCY = 7;
+    /** Interrupted (Ctrl-C). */
+    public static final int INTERRUPTED = 130;
+
+    private ExitCode() {}
+}

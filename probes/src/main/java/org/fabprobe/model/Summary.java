@@ -1,0 +1,17 @@
+package org.fabprobe.model;
+
+/**
+ * Order statistics and moments of one set of samples (nanoseconds).
+ *
+ * @param count       samples used
+ * @param min         smallest sample
+ * @param median      50th percentile
+ * @param p99         99th percentile
+ * @param mean        arithmetic mean
+ * @param stddev      sample standard deviation
+ * @param ci95        half-width of the 95 % confidence interval of the mean
+ * @param outliers    samples above the upper Tukey fence (q3 + 3 * IQR): interference, not the network
+ */
+public record Summary(int count, double min, double median, double p99, double mean,
+                      double stddev, double ci95, int outliers) {
+}
