@@ -1,4 +1,4 @@
-package org.fabprobe.cli;
+package org.fabprobe;
 
 /** An error that ends the run with a one-line message and a distinct exit code. */
 public class FabprobeException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.fabprobe.cli;
+package org.fabprobe;
 
 /** fabprobe's documented exit codes (README, "Exit codes"). */
 public final class ExitCode {

@@ -1,0 +1,82 @@
+package org.fabprobe.cli;
+
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** fabprobe: the LogP family of interconnect parameters, raw and through MPI. */
+@Command(name = "fabprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Measures how an interconnect really behaves (latency, overheads, gaps) "
+                + "on libfabric providers, UCX transports and MPI.",
+        subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, MirrorCommand.class,
+                CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:success",
+                "1:an acceptance check failed",
+                "2:bad command line",
+                "3:unknown transport (the available ones are listed)",
+                "4:impossible on this transport (e.g. size above max_msg_size)",
+                "5:peer timed out or died",
+                "6:transport error (decoded libfabric/UCX message)",
+                "7:missing native library",
+                "130:interrupted"})
+public final class Main {
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit code (tests call this directly). */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
+        return cli.execute(args);
+    }
+
+    /** One line on stderr and a distinct exit code, never a stack trace. */
+    static int report(Throwable e) {
+        Throwable cause = e;
+        while ((cause instanceof RuntimeException || cause instanceof ExceptionInInitializerError)
+                && !(cause instanceof FabprobeException) && cause.getCause() != null) {
+            if (cause instanceof IllegalArgumentException) break;
+            cause = cause.getCause();
+        }
+        int code;
+        String message;
+        if (cause instanceof FabprobeException f) {
+            code = f.exitCode();
+            message = f.getMessage();
+        } else if (cause instanceof IllegalArgumentException) {
+            code = ExitCode.USAGE;
+            message = cause.getMessage();
+        } else if (cause instanceof UnsatisfiedLinkError || isMissingLibrary(cause)) {
+            code = ExitCode.MISSING_DEPENDENCY;
+            message = "native library missing: " + cause.getMessage()
+                    + " (install libfabric1 / libucx0, see README)";
+        } else {
+            code = ExitCode.TRANSPORT_ERROR;
+            message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        }
+        System.err.println("fabprobe: " + message);
+        if (Boolean.getBoolean("fabprobe.debug")) e.printStackTrace();
+        return code;
+    }
+
+    private static boolean isMissingLibrary(Throwable t) {
+        return t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("Cannot open library");
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"fabprobe " + version(), "JVM " + Runtime.version()};
+        }
+    }
+
+    static String version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

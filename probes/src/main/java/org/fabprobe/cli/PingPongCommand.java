@@ -1,0 +1,105 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.LocalSession;
+import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.model.HockneyFitter;
+import org.fabprobe.model.Statistics;
+import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.PingPong;
+import org.fabprobe.report.PingPongReport;
+import org.fabprobe.report.PingPongResult;
+import org.fabprobe.report.RunFacts;
+import org.fabprobe.report.SizePoint;
+import org.fabprobe.transport.TransportOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** `fabprobe pingpong`: the half round-trip sweep and its Hockney fit. */
+@Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Ping-pong sweep between a measure and a mirror process: half round-trip time",
+                "min/median/p99 and bandwidth per size, and Hockney's t0, r_inf, n_1/2 per size range."})
+final class PingPongCommand implements Callable<Integer> {
+    @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
+            description = "ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:sockets, ofi:verbs, ...). Default: ${DEFAULT-VALUE}")
+    String transport;
+
+    @Option(names = {"-s", "--sizes"}, defaultValue = "0..4M",
+            description = "Message sizes: list and/or power-of-two ranges, e.g. 0..4M or 8,64,1K..1M. Default: ${DEFAULT-VALUE}")
+    String sizes;
+
+    @Option(names = {"-n", "--reps"}, defaultValue = "1000", description = "Timed round trips per size. Default: ${DEFAULT-VALUE}")
+    int repetitions;
+
+    @Option(names = "--warmup", defaultValue = "100", description = "Untimed round trips before each size. Default: ${DEFAULT-VALUE}")
+    int warmup;
+
+    @Option(names = "--timeout", defaultValue = "5s",
+            description = "Longest wait for the peer before failing (e.g. 500ms, 5s, 1m). Default: ${DEFAULT-VALUE}")
+    String timeout;
+
+    @Option(names = "--cpus", split = ",", description = "Pin measure and mirror to these two CPUs, e.g. 0,1.")
+    int[] cpus;
+
+    @Option(names = "--src-addr", defaultValue = "127.0.0.1",
+            description = "Address socket-based providers bind to (local mode: loopback). Default: ${DEFAULT-VALUE}")
+    String sourceAddress;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout).")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout).")
+    Path csv;
+
+    @Override
+    public Integer call() throws IOException {
+        long[] sizeList = SizeList.parse(sizes);
+        Duration timeoutDuration = Durations.parse(timeout);
+        if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
+        PingPong pingPong = new PingPong(sizeList, warmup, repetitions);
+        TransportOptions options = new TransportOptions(sizeList[sizeList.length - 1], 4, timeoutDuration, sourceAddress);
+        SessionSpec spec = new SessionSpec(transport, options, cpus == null ? -1 : cpus[1], "pingpong", pingPong.params());
+
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        Map<String, String> transportFacts = new LinkedHashMap<>();
+        double[][] halfRtt = LocalSession.run(spec, cpus == null ? -1 : cpus[0], (t, await) -> {
+            transportFacts.putAll(t.facts());
+            return pingPong.measure(t, await);
+        });
+        double wallSeconds = (System.nanoTime() - start) / 1e9;
+
+        List<SizePoint> points = new ArrayList<>();
+        double[] medians = new double[sizeList.length];
+        for (int i = 0; i < sizeList.length; i++) {
+            Summary s = Statistics.summarize(halfRtt[i], halfRtt[i].length);
+            medians[i] = s.median();
+            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, Double.NaN));
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", SizeList.asList(sizeList));
+        settings.put("warmup", warmup);
+        settings.put("repetitions", repetitions);
+        settings.put("jit_warmup_round_trips", PingPong.JIT_WARMUP);
+        settings.put("timeout_ms", timeoutDuration.toMillis());
+        settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
+        settings.put("source_address", sourceAddress);
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "pingpong", transport, transportFacts, settings,
+                HostFacts.collect(), Clock.facts(), startedAt);
+        PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
+
+        System.out.print(PingPongReport.table(result));
+        Output.write(json, PingPongReport.json(result));
+        Output.write(csv, PingPongReport.csv(result));
+        return 0;
+    }
+}

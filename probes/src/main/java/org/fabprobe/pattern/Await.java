@@ -1,0 +1,55 @@
+package org.fabprobe.pattern;
+
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.Shutdown;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+
+/**
+ * Spin-waits on a transport's completion counters, with a deadline.
+ *
+ * <p>The clock and the Ctrl-C flag are looked at only every {@value #CHECK_EVERY} polls, so
+ * a wait that succeeds within a few polls (every latency sample) costs nothing extra.
+ */
+public final class Await {
+    private static final int CHECK_EVERY = 1024;
+
+    private final long timeoutTicks;
+    private final String peer;
+
+    /** @param peer how to name the peer in a timeout message, e.g. "mirror" */
+    public Await(long timeoutNs, String peer) {
+        this.timeoutTicks = Clock.fromNs(timeoutNs);
+        this.peer = peer;
+    }
+
+    /** Until at least {@code target} receives have completed. */
+    public void recvs(Transport t, long target) {
+        long spins = 0, deadline = 0;
+        while (t.recvsCompleted() < target) {
+            t.progress();
+            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, "a message");
+        }
+    }
+
+    /** Until at least {@code target} sends have completed. */
+    public void sends(Transport t, long target) {
+        long spins = 0, deadline = 0;
+        while (t.sendsCompleted() < target) {
+            t.progress();
+            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, "a send completion");
+        }
+    }
+
+    private long check(long deadline, String what) {
+        if (Shutdown.requested()) throw Shutdown.interrupted();
+        long now = Clock.now();
+        if (deadline == 0) return now + timeoutTicks;
+        if (now - deadline > 0) {
+            throw TransportException.timeout("no answer from the " + peer + " for "
+                    + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for " + what
+                    + " (peer dead or stuck; see --timeout)");
+        }
+        return deadline;
+    }
+}

@@ -1,0 +1,112 @@
+package org.fabprobe.pattern;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Transport;
+
+/**
+ * The ping-pong sweep: per size, {@code warmup + repetitions} round trips; the measure
+ * process stamps the TSC once per completed round trip and keeps half of each interval.
+ *
+ * <p>Both halves are in this class and read the same schedule, so they cannot disagree.
+ * Each side pre-posts the next receive while its own message is in flight, keeping
+ * fi_trecv/ucp_tag_recv off the critical path; the timed interval is one full round trip
+ * from one reply's arrival to the next, as fi_pingpong and osu_latency time it.
+ */
+public final class PingPong {
+    /** Round trips at 0 B before the sweep, so the JIT has compiled the loop (not timed). */
+    public static final int JIT_WARMUP = 20_000;
+
+    private final long[] sizes;
+    private final int warmup;
+    private final int repetitions;
+
+    public PingPong(long[] sizes, int warmup, int repetitions) {
+        if (repetitions < 1) throw new IllegalArgumentException("repetitions must be >= 1");
+        if (warmup < 0) throw new IllegalArgumentException("warm-up must be >= 0");
+        this.sizes = sizes.clone();
+        this.warmup = warmup;
+        this.repetitions = repetitions;
+    }
+
+    public long[] sizes() {
+        return sizes.clone();
+    }
+
+    public int warmup() {
+        return warmup;
+    }
+
+    public int repetitions() {
+        return repetitions;
+    }
+
+    /** The inputs the mirror needs to follow the same schedule. */
+    public Map<String, String> params() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("sizes", Arrays.toString(sizes).replaceAll("[\\[\\] ]", ""));
+        p.put("warmup", Integer.toString(warmup));
+        p.put("repetitions", Integer.toString(repetitions));
+        return p;
+    }
+
+    public static PingPong fromParams(Map<String, String> p) {
+        long[] sizes = Arrays.stream(p.get("sizes").split(",")).mapToLong(Long::parseLong).toArray();
+        return new PingPong(sizes, Integer.parseInt(p.get("warmup")), Integer.parseInt(p.get("repetitions")));
+    }
+
+    /** Measure half: returns, per size, the half round-trip times in ns. */
+    public double[][] measure(Transport t, Await await) {
+        measureSize(t, await, 0, JIT_WARMUP, new long[0]);
+        double[][] halfRttNs = new double[sizes.length][];
+        long[] ticks = new long[repetitions];
+        for (int i = 0; i < sizes.length; i++) {
+            measureSize(t, await, sizes[i], warmup + repetitions, ticks);
+            halfRttNs[i] = new double[repetitions];
+            for (int r = 0; r < repetitions; r++) {
+                halfRttNs[i][r] = Clock.toNs(ticks[r]) / 2;
+            }
+        }
+        return halfRttNs;
+    }
+
+    /** Mirror half: echoes every message of the same schedule. */
+    public void mirror(Transport t, Await await) {
+        mirrorSize(t, await, 0, JIT_WARMUP);
+        for (long size : sizes) {
+            mirrorSize(t, await, size, warmup + repetitions);
+        }
+    }
+
+    /** Times {@code rounds} round trips; the last {@code ticks.length} intervals are kept. */
+    private static void measureSize(Transport t, Await await, long size, int rounds, long[] ticks) {
+        int firstKept = rounds - ticks.length;
+        long recvs = t.recvsCompleted();
+        long sends = t.sendsCompleted();
+        t.postRecv(size);
+        long previous = Clock.now();
+        for (int i = 0; i < rounds; i++) {
+            t.postSend(size);
+            if (i + 1 < rounds) t.postRecv(size);
+            await.recvs(t, ++recvs);
+            long now = Clock.now();
+            if (i >= firstKept) ticks[i - firstKept] = now - previous;
+            previous = now;
+            await.sends(t, ++sends);
+        }
+    }
+
+    private static void mirrorSize(Transport t, Await await, long size, int rounds) {
+        long recvs = t.recvsCompleted();
+        long sends = t.sendsCompleted();
+        t.postRecv(size);
+        for (int i = 0; i < rounds; i++) {
+            await.recvs(t, ++recvs);
+            t.postSend(size);
+            if (i + 1 < rounds) t.postRecv(size);
+            await.sends(t, ++sends);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package org.fabprobe.transport;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+
+/**
+ * What a timing pattern needs from a network: tagged messages between two registered
+ * off-heap buffers and one peer, and completion counters driven by explicit progress.
+ *
+ * <p>Contract for patterns: at most {@link TransportOptions#depth()} sends and as many
+ * receives outstanding; receives complete in the order they were posted; messages are
+ * received into {@link #recvBuffer()} and sent from {@link #sendBuffer()}. Nothing on the
+ * data path ({@link #postSend}, {@link #postRecv}, {@link #progress}) may allocate.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** The transport as named on the command line, e.g. "ofi:shm". */
+    String name();
+
+    /** Facts recorded with every result: provider, fabric, domain, library version, limits. */
+    Map<String, String> facts();
+
+    /** The largest message this transport can carry. */
+    long maxMessageSize();
+
+    /** This endpoint's address, to be handed to the peer. */
+    byte[] localAddress();
+
+    /** Makes the peer with this address the destination of all sends. */
+    void connect(byte[] peerAddress);
+
+    MemorySegment sendBuffer();
+
+    MemorySegment recvBuffer();
+
+    /** Posts a receive of {@code bytes} into the receive buffer. */
+    void postRecv(long bytes);
+
+    /** Posts a send of {@code bytes} from the send buffer to the peer. */
+    void postSend(long bytes);
+
+    /** Drives progress once and counts the completions found. Never blocks. */
+    void progress();
+
+    /** Sends completed since open (a send whose buffer may be reused). */
+    long sendsCompleted();
+
+    /** Receives completed since open. */
+    long recvsCompleted();
+
+    /** Releases every native resource; safe to call once, after the last operation. */
+    @Override
+    void close();
+}

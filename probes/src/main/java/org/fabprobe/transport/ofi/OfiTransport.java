@@ -1,0 +1,326 @@
+package org.fabprobe.transport.ofi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.fabprobe.bindings.libfabric.gen.LibFabric.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.libfabric.Fi;
+import org.fabprobe.bindings.libfabric.FiHotPath;
+import org.fabprobe.bindings.libfabric.gen.fi_av_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_cq_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_cq_err_entry;
+import org.fabprobe.bindings.libfabric.gen.fi_domain_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_ep_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_info;
+import org.fabprobe.bindings.libfabric.gen.fi_tx_attr;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.TransportOptions;
+
+/**
+ * {@code ofi:PROVIDER}: a libfabric RDM endpoint with tagged messages.
+ *
+ * <p>Written to the libfabric contract rather than to the providers at hand, so that
+ * verbs, psm2/opx, efa and cxi run unchanged: it asks for every mr_mode bit it can honor
+ * and then honors what the provider kept (FI_MR_LOCAL descriptors, FI_MR_PROV_KEY keys,
+ * FI_MR_ENDPOINT binding, FI_MR_ALLOCATED/VIRT_ADDR by construction), gives every operation
+ * its own fi_context2-sized context (FI_CONTEXT/FI_CONTEXT2), and uses fi_tinject only up
+ * to the provider's inject_size.
+ */
+public final class OfiTransport implements Transport {
+    /** Every message carries this tag; receives match it exactly. */
+    private static final long TAG = 0xFAB;
+    /** Room for struct fi_context2 (8 pointers): enough for FI_CONTEXT and FI_CONTEXT2 providers. */
+    private static final long CONTEXT_BYTES = 64;
+    private static final int CQ_BATCH = 16;
+    private static final long MR_MODES_HONORED = FI_MR_LOCAL() | FI_MR_VIRT_ADDR() | FI_MR_ALLOCATED()
+            | FI_MR_PROV_KEY() | FI_MR_ENDPOINT();
+
+    private final String name;
+    private final Arena arena = Arena.ofShared();
+    /** Native objects to fi_close, most recently opened first. */
+    private final Deque<MemorySegment> fids = new ArrayDeque<>();
+    private MemorySegment info = MemorySegment.NULL;
+    private final Map<String, String> facts = new LinkedHashMap<>();
+
+    private MemorySegment ep, cq, av;
+    private FiHotPath.Functions fn;
+    private MemorySegment sendBuf, recvBuf, sendDesc, recvDesc;
+    private MemorySegment sendContexts, recvContexts, cqEntries;
+    private long maxMessageSize, injectSize, peer = FI_ADDR_UNSPEC();
+    private final int depth;
+    private final long timeoutTicks;
+    private byte[] address;
+
+    private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
+
+    private OfiTransport(String name, TransportOptions options) {
+        this.name = name;
+        this.depth = options.depth();
+        this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
+    }
+
+    /** Opens provider {@code provider} (e.g. "shm", "tcp", "tcp;ofi_rxm", "verbs"). */
+    public static OfiTransport open(String name, String provider, TransportOptions options) {
+        OfiTransport t = new OfiTransport(name, options);
+        try {
+            t.open(provider, options);
+            return t;
+        } catch (RuntimeException | Error e) {
+            t.close();
+            throw e;
+        }
+    }
+
+    private void open(String provider, TransportOptions options) {
+        MemorySegment hints = Fi.allocinfo();
+        try {
+            fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV());
+            fi_info.mode(hints, FI_CONTEXT() | FI_CONTEXT2());
+            fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
+            MemorySegment domainAttr = ref(fi_info.domain_attr(hints), fi_domain_attr.layout().byteSize());
+            fi_domain_attr.mr_mode(domainAttr, (int) MR_MODES_HONORED);
+            fi_domain_attr.threading(domainAttr, FI_THREAD_DOMAIN());
+            // fi_freeinfo frees prov_name: it must come from malloc
+            org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(
+                    ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
+                    Libc.strdup(provider));
+
+            boolean socketBased = !provider.startsWith("shm");
+            String node = socketBased ? options.sourceNode() : "";
+            MemorySegment infoOut = arena.allocate(ADDRESS);
+            int rc = fi_getinfo(Fi.requestedVersion(), node.isEmpty() ? MemorySegment.NULL : arena.allocateFrom(node),
+                    MemorySegment.NULL, node.isEmpty() ? 0 : FI_SOURCE(), hints, infoOut);
+            if (rc == -FI_ENODATA()) {
+                throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "libfabric provider '" + provider
+                        + "' offers no tagged RDM endpoint here; available: " + String.join(", ", OfiProviders.rdmProviderNames()));
+            }
+            check(rc, "fi_getinfo(" + provider + ")");
+            info = infoOut.get(ADDRESS, 0).reinterpret(fi_info.layout().byteSize());
+        } finally {
+            fi_freeinfo(hints);
+        }
+
+        MemorySegment epAttr = ref(fi_info.ep_attr(info), fi_ep_attr.layout().byteSize());
+        MemorySegment txAttr = ref(fi_info.tx_attr(info), fi_tx_attr.layout().byteSize());
+        MemorySegment domainAttr = ref(fi_info.domain_attr(info), fi_domain_attr.layout().byteSize());
+        maxMessageSize = fi_ep_attr.max_msg_size(epAttr);
+        injectSize = fi_tx_attr.inject_size(txAttr);
+        long mrMode = fi_domain_attr.mr_mode(domainAttr);
+        OfiProviders.describe(info, facts);
+        if (options.bufferBytes() > maxMessageSize) {
+            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + options.bufferBytes()
+                    + " B is above " + name + "'s max_msg_size " + maxMessageSize + " B");
+        }
+
+        MemorySegment out = arena.allocate(ADDRESS);
+        check(fi_fabric(fi_info.fabric_attr(info), out, MemorySegment.NULL), "fi_fabric");
+        MemorySegment fabric = opened(out);
+        check(Fi.domain(fabric, info, out, MemorySegment.NULL), "fi_domain");
+        MemorySegment domain = opened(out);
+
+        MemorySegment cqAttr = arena.allocate(fi_cq_attr.layout());
+        fi_cq_attr.size(cqAttr, 4L * depth + 16);
+        fi_cq_attr.format(cqAttr, FI_CQ_FORMAT_CONTEXT());
+        fi_cq_attr.wait_obj(cqAttr, FI_WAIT_NONE());
+        check(Fi.cqOpen(domain, cqAttr, out, MemorySegment.NULL), "fi_cq_open");
+        cq = opened(out);
+
+        MemorySegment avAttr = arena.allocate(fi_av_attr.layout());
+        fi_av_attr.type(avAttr, fi_domain_attr.av_type(domainAttr));
+        fi_av_attr.count(avAttr, 2);
+        check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL), "fi_av_open");
+        av = opened(out);
+
+        check(Fi.endpoint(domain, info, out, MemorySegment.NULL), "fi_endpoint");
+        ep = opened(out);
+        check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()), "fi_ep_bind(cq)");
+        check(Fi.bind(ep, av, 0), "fi_ep_bind(av)");
+        check(Fi.enable(ep), "fi_enable");
+
+        // Page-aligned, zero-filled (so touched and backed: FI_MR_ALLOCATED) and registered once.
+        long bytes = Math.max(options.bufferBytes(), 64);
+        sendBuf = arena.allocate(bytes, 4096);
+        recvBuf = arena.allocate(bytes, 4096);
+        sendDesc = register(domain, sendBuf, FI_SEND(), 1, mrMode);
+        recvDesc = register(domain, recvBuf, FI_RECV(), 2, mrMode);
+
+        sendContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
+        recvContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
+        cqEntries = arena.allocate(JAVA_LONG, CQ_BATCH);
+        fn = FiHotPath.Functions.of(ep, cq);
+
+        MemorySegment len = arena.allocate(JAVA_LONG);
+        len.set(JAVA_LONG, 0, 0);
+        Fi.getname(ep, MemorySegment.NULL, len); // asks for the length (-FI_ETOOSMALL)
+        MemorySegment addr = arena.allocate(Math.max(len.get(JAVA_LONG, 0), 1));
+        check(Fi.getname(ep, addr, len), "fi_getname");
+        address = addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    private MemorySegment register(MemorySegment domain, MemorySegment buf, long access, long key, long mrMode) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        long requestedKey = (mrMode & FI_MR_PROV_KEY()) != 0 ? 0 : key;
+        check(Fi.mrReg(domain, buf, buf.byteSize(), access, 0, requestedKey, 0, out, MemorySegment.NULL), "fi_mr_reg");
+        MemorySegment mr = opened(out);
+        if ((mrMode & FI_MR_ENDPOINT()) != 0) {
+            check(Fi.bind(mr, ep, 0), "fi_mr_bind");
+            check(Fi.enable(mr), "fi_mr_enable");
+        }
+        return Fi.mrDesc(mr);
+    }
+
+    private MemorySegment opened(MemorySegment out) {
+        MemorySegment fid = out.get(ADDRESS, 0);
+        fids.push(fid);
+        return fid;
+    }
+
+    private static MemorySegment ref(MemorySegment pointer, long size) {
+        return pointer.reinterpret(size);
+    }
+
+    private static void check(long rc, String call) {
+        if (rc < 0) throw TransportException.error(call + " failed: " + Fi.strerror(rc) + " (" + rc + ")");
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    @Override
+    public long maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return address.clone();
+    }
+
+    @Override
+    public void connect(byte[] peerAddress) {
+        MemorySegment addr = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, peerAddress);
+        MemorySegment fiAddr = arena.allocate(JAVA_LONG);
+        int inserted = Fi.avInsert(av, addr, 1, fiAddr, 0, MemorySegment.NULL);
+        if (inserted != 1) check(inserted < 0 ? inserted : -FI_EINVAL(), "fi_av_insert");
+        peer = fiAddr.get(JAVA_LONG, 0);
+    }
+
+    @Override
+    public MemorySegment sendBuffer() {
+        return sendBuf;
+    }
+
+    @Override
+    public MemorySegment recvBuffer() {
+        return recvBuf;
+    }
+
+    @Override
+    public void postRecv(long bytes) {
+        MemorySegment context = recvContexts.asSlice(CONTEXT_BYTES * (recvsPosted % depth), CONTEXT_BYTES);
+        long rc;
+        long deadline = 0;
+        while ((rc = FiHotPath.trecv(fn.trecv(), ep, recvBuf, bytes, recvDesc, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_trecv");
+        }
+        recvsPosted++;
+    }
+
+    @Override
+    public void postSend(long bytes) {
+        long rc;
+        long deadline = 0;
+        if (bytes <= injectSize) {
+            // no completion is generated: the buffer is reusable as soon as the call returns
+            while ((rc = FiHotPath.tinject(fn.tinject(), ep, sendBuf, bytes, peer, TAG)) != 0) {
+                deadline = retryOrFail(rc, deadline, "fi_tinject");
+            }
+            sendsPosted++;
+            sendsCompleted++;
+            return;
+        }
+        MemorySegment context = sendContexts.asSlice(CONTEXT_BYTES * (sendsPosted % depth), CONTEXT_BYTES);
+        while ((rc = FiHotPath.tsend(fn.tsend(), ep, sendBuf, bytes, sendDesc, peer, TAG, context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_tsend");
+        }
+        sendsPosted++;
+    }
+
+    /** -FI_EAGAIN: the provider needs progress before it takes more; anything else is an error. */
+    private long retryOrFail(long rc, long deadline, String call) {
+        if (rc != -FI_EAGAIN()) check(rc, call);
+        long now = Clock.now();
+        if (deadline == 0) return now + timeoutTicks;
+        if (now > deadline) throw TransportException.timeout(call + " kept returning EAGAIN: peer not draining?");
+        progress();
+        return deadline;
+    }
+
+    @Override
+    public void progress() {
+        long n = FiHotPath.cqRead(fn.cqRead(), cq, cqEntries, CQ_BATCH);
+        if (n > 0) {
+            long recvBase = recvContexts.address();
+            long recvEnd = recvBase + recvContexts.byteSize();
+            for (int i = 0; i < n; i++) {
+                long context = cqEntries.getAtIndex(JAVA_LONG, i);
+                if (context >= recvBase && context < recvEnd) recvsCompleted++;
+                else sendsCompleted++;
+            }
+        } else if (n != -FI_EAGAIN()) {
+            throw completionError(n);
+        }
+    }
+
+    private TransportException completionError(long rc) {
+        if (rc != -FI_EAVAIL()) return TransportException.error("fi_cq_read failed: " + Fi.strerror(rc));
+        MemorySegment entry = arena.allocate(fi_cq_err_entry.layout());
+        long got = Fi.cqReaderr(cq, entry, 0);
+        if (got < 0) return TransportException.error("fi_cq_readerr failed: " + Fi.strerror(got));
+        int err = fi_cq_err_entry.err(entry);
+        int provErrno = fi_cq_err_entry.prov_errno(entry);
+        long context = fi_cq_err_entry.op_context(entry).address();
+        String op = context >= recvContexts.address() && context < recvContexts.address() + recvContexts.byteSize()
+                ? "receive" : "send";
+        return TransportException.error(name + " " + op + " completed with error: " + Fi.strerror(err)
+                + " (provider: " + Fi.cqStrerror(cq, provErrno, fi_cq_err_entry.err_data(entry)) + ")");
+    }
+
+    @Override
+    public long sendsCompleted() {
+        return sendsCompleted;
+    }
+
+    @Override
+    public long recvsCompleted() {
+        return recvsCompleted;
+    }
+
+    @Override
+    public void close() {
+        // endpoint first (it cancels posted receives), then the rest in reverse order of opening
+        if (ep != null && fids.remove(ep)) Fi.close(ep);
+        while (!fids.isEmpty()) {
+            Fi.close(fids.pop());
+        }
+        if (!info.equals(MemorySegment.NULL)) fi_freeinfo(info);
+        info = MemorySegment.NULL;
+        if (arena.scope().isAlive()) arena.close();
+    }
+}
