@@ -1,0 +1,181 @@
+package org.fabprobe.bindings.libfabric;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.fabprobe.bindings.libfabric.gen.LibFabric.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.fabprobe.bindings.libfabric.gen.fi_av_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_cq_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_cq_err_entry;
+import org.fabprobe.bindings.libfabric.gen.fi_ep_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_info;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The re-created static inlines against the real libfabric: an RDM endpoint on the shm
+ * provider sends tagged messages to itself through every call of the layer.
+ */
+class FiTest {
+
+    @Test
+    void versionMacroMatchesTheCDefinition() {
+        assertEquals((1 << 16) | 17, Fi.version(1, 17));
+        assertEquals(1, Fi.majorOf(Fi.version(1, 17)));
+        assertEquals(17, Fi.minorOf(Fi.version(1, 17)));
+        assertTrue(Fi.requestedVersion() >= Fi.version(1, 5), "libfabric too old: " + Integer.toHexString(fi_version()));
+    }
+
+    @Test
+    void strerrorDecodesNegativeReturnCodes() {
+        assertEquals(Fi.strerror(FI_EAGAIN()), Fi.strerror(-FI_EAGAIN()));
+        assertTrue(Fi.strerror(-FI_ENODATA()).toLowerCase().contains("no data"), Fi.strerror(-FI_ENODATA()));
+    }
+
+    @Test
+    void selfSendThroughEveryInlineOnShm() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment hints = Fi.allocinfo();
+            assertNotEquals(MemorySegment.NULL, hints);
+            fi_info.caps(hints, FI_TAGGED() | FI_MSG());
+            fi_info.mode(hints, FI_CONTEXT());
+            fi_ep_attr.type(fi_info.ep_attr(hints).reinterpret(fi_ep_attr.layout().byteSize()), FI_EP_RDM());
+            MemorySegment out = arena.allocate(ADDRESS);
+            int rc = fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, out);
+            fi_freeinfo(hints);
+            assertEquals(0, rc, () -> "fi_getinfo: " + Fi.strerror(rc));
+            MemorySegment info = out.get(ADDRESS, 0).reinterpret(fi_info.layout().byteSize());
+            // prefer shm: walk the list for it, the first entry may be another provider
+            MemorySegment shm = info;
+            for (MemorySegment i = info; !i.equals(MemorySegment.NULL);
+                 i = fi_info.next(i.reinterpret(fi_info.layout().byteSize()))) {
+                MemorySegment fa = fi_info.fabric_attr(i.reinterpret(fi_info.layout().byteSize()))
+                        .reinterpret(org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize());
+                String prov = org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(fa).reinterpret(64).getString(0);
+                if (prov.equals("shm")) {
+                    shm = i.reinterpret(fi_info.layout().byteSize());
+                    break;
+                }
+            }
+
+            check(fi_fabric(fi_info.fabric_attr(shm), out, MemorySegment.NULL));
+            MemorySegment fabric = out.get(ADDRESS, 0);
+            check(Fi.domain(fabric, shm, out, MemorySegment.NULL));
+            MemorySegment domain = out.get(ADDRESS, 0);
+
+            MemorySegment cqAttr = arena.allocate(fi_cq_attr.layout());
+            fi_cq_attr.format(cqAttr, FI_CQ_FORMAT_CONTEXT());
+            fi_cq_attr.size(cqAttr, 16);
+            check(Fi.cqOpen(domain, cqAttr, out, MemorySegment.NULL));
+            MemorySegment cq = out.get(ADDRESS, 0);
+            MemorySegment avAttr = arena.allocate(fi_av_attr.layout());
+            fi_av_attr.type(avAttr, FI_AV_TABLE());
+            check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL));
+            MemorySegment av = out.get(ADDRESS, 0);
+            check(Fi.endpoint(domain, shm, out, MemorySegment.NULL));
+            MemorySegment ep = out.get(ADDRESS, 0);
+            check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()));
+            check(Fi.bind(ep, av, 0));
+            check(Fi.enable(ep));
+
+            MemorySegment sendBuf = arena.allocate(4096, 4096);
+            MemorySegment recvBuf = arena.allocate(4096, 4096);
+            check(Fi.mrReg(domain, sendBuf, 4096, FI_SEND(), 0, 1, 0, out, MemorySegment.NULL));
+            MemorySegment sendMr = out.get(ADDRESS, 0);
+            check(Fi.mrReg(domain, recvBuf, 4096, FI_RECV(), 0, 2, 0, out, MemorySegment.NULL));
+            MemorySegment recvMr = out.get(ADDRESS, 0);
+
+            MemorySegment len = arena.allocate(JAVA_LONG);
+            len.set(JAVA_LONG, 0, 256);
+            MemorySegment name = arena.allocate(256);
+            check(Fi.getname(ep, name, len));
+            assertTrue(len.get(JAVA_LONG, 0) > 0);
+            MemorySegment self = arena.allocate(JAVA_LONG);
+            assertEquals(1, Fi.avInsert(av, name, 1, self, 0, MemorySegment.NULL));
+            long selfAddr = self.get(JAVA_LONG, 0);
+
+            MemorySegment contexts = arena.allocate(64 * 4, 64);
+            MemorySegment entries = arena.allocate(JAVA_LONG, 8);
+
+            // tagged send/recv with descriptors
+            sendBuf.fill((byte) 7);
+            post(cq, () -> Fi.trecv(ep, recvBuf, 100, Fi.mrDesc(recvMr), FI_ADDR_UNSPEC(), 42, 0, contexts.asSlice(0, 64)));
+            post(cq, () -> Fi.tsend(ep, sendBuf, 100, Fi.mrDesc(sendMr), selfAddr, 42, contexts.asSlice(64, 64)));
+            assertEquals(2, drain(cq, entries, 2));
+            assertEquals(7, recvBuf.get(JAVA_BYTE, 99));
+
+            // inject: no send completion, data delivered
+            sendBuf.fill((byte) 9);
+            post(cq, () -> Fi.trecv(ep, recvBuf, 8, MemorySegment.NULL, FI_ADDR_UNSPEC(), 43, 0, contexts.asSlice(128, 64)));
+            post(cq, () -> Fi.tinject(ep, sendBuf, 8, selfAddr, 43));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(9, recvBuf.get(JAVA_BYTE, 7));
+
+            // untagged messages through fi_recv / fi_send / fi_inject, and the hot-path handles
+            FiHotPath.Functions fn = FiHotPath.Functions.of(ep, cq);
+            post(cq, () -> Fi.recv(ep, recvBuf, 16, MemorySegment.NULL, FI_ADDR_UNSPEC(), contexts.asSlice(0, 64)));
+            post(cq, () -> Fi.inject(ep, sendBuf, 16, selfAddr));
+            assertEquals(1, drain(cq, entries, 1));
+            post(cq, () -> FiHotPath.trecv(fn.trecv(), ep, recvBuf, 0, MemorySegment.NULL, FI_ADDR_UNSPEC(), 44, 0, contexts.asSlice(0, 64)));
+            post(cq, () -> FiHotPath.tsend(fn.tsend(), ep, sendBuf, 0, MemorySegment.NULL, selfAddr, 44, contexts.asSlice(64, 64)));
+            long completions = 0;
+            for (int spin = 0; spin < 1_000_000 && completions < 2; spin++) {
+                long n = FiHotPath.cqRead(fn.cqRead(), cq, entries, 8);
+                if (n > 0) completions += n;
+            }
+            assertEquals(2, completions, "zero-byte tagged message through the hot path");
+
+            // an empty queue answers -FI_EAGAIN; a too-short receive yields an error entry decoded by fi_cq_strerror
+            assertEquals(-FI_EAGAIN(), Fi.cqRead(cq, entries, 8));
+            post(cq, () -> Fi.trecv(ep, recvBuf, 4, MemorySegment.NULL, FI_ADDR_UNSPEC(), 45, 0, contexts.asSlice(0, 64)));
+            post(cq, () -> Fi.tsend(ep, sendBuf, 64, MemorySegment.NULL, selfAddr, 45, contexts.asSlice(64, 64)));
+            boolean sawError = false;
+            for (int spin = 0; spin < 1_000_000 && !sawError; spin++) {
+                long n = Fi.cqRead(cq, entries, 8);
+                if (n == -FI_EAVAIL()) {
+                    MemorySegment err = arena.allocate(fi_cq_err_entry.layout());
+                    assertEquals(1, Fi.cqReaderr(cq, err, 0));
+                    assertEquals(FI_ETRUNC(), fi_cq_err_entry.err(err));
+                    assertFalse(Fi.cqStrerror(cq, fi_cq_err_entry.prov_errno(err), fi_cq_err_entry.err_data(err)).isEmpty());
+                    sawError = true;
+                }
+            }
+            assertTrue(sawError, "truncated receive must produce an error completion");
+
+            for (MemorySegment fid : new MemorySegment[] {ep, sendMr, recvMr, av, cq, domain, fabric}) {
+                assertEquals(0, Fi.close(fid));
+            }
+            fi_freeinfo(info);
+        }
+    }
+
+    private static long drain(MemorySegment cq, MemorySegment entries, int expected) {
+        long got = 0;
+        for (int spin = 0; spin < 1_000_000 && got < expected; spin++) {
+            long n = Fi.cqRead(cq, entries, 8);
+            if (n > 0) got += n;
+            else assertEquals(-FI_EAGAIN(), n, () -> "fi_cq_read: " + Fi.strerror(n));
+        }
+        return got;
+    }
+
+    /** Posts a data-path operation, retrying on -FI_EAGAIN (the provider wants progress first). */
+    private static void post(MemorySegment cq, java.util.function.LongSupplier op) {
+        long rc;
+        for (int spin = 0; (rc = op.getAsLong()) == -FI_EAGAIN() && spin < 1_000_000; spin++) {
+            // a progress call that may complete nothing yet; completions are counted later
+            pending += Math.max(0, Fi.cqRead(cq, PENDING_ENTRIES, 0));
+        }
+        check(rc);
+    }
+
+    private static long pending;
+    private static final MemorySegment PENDING_ENTRIES = Arena.global().allocate(JAVA_LONG, 8);
+
+    private static void check(long rc) {
+        assertEquals(0, rc, () -> "libfabric call failed: " + Fi.strerror(rc));
+    }
+}
