@@ -11,11 +11,11 @@ final class ProvidersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         System.out.println("libfabric " + OfiProviders.libraryVersion());
-        String format = "%-16s %-14s %-16s %-5s %-7s %-40s %8s %14s%n";
+        String format = "%-16s %-14s %-16s %-5s %-7s %-40s %8s %20s%n";
         System.out.printf(format, "provider", "fabric", "domain", "ep", "tagged", "mr_mode", "inject", "max_msg_size");
         for (OfiProviders.Offer o : OfiProviders.offers()) {
             System.out.printf(format, o.provider(), o.fabric(), o.domain(), o.endpointType(), o.tagged() ? "yes" : "no",
-                    o.mrMode(), o.injectSize(), o.maxMessageSize());
+                    o.mrMode(), o.injectSize(), Long.toUnsignedString(o.maxMessageSize()));
         }
         System.out.println("usable as ofi:NAME (tagged rdm): " + String.join(", ", OfiProviders.rdmProviderNames()));
         return 0;

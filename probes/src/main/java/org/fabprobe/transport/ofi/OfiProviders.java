@@ -69,7 +69,7 @@ public final class OfiProviders {
         facts.put("endpoint_type", o.endpointType());
         facts.put("mr_mode", o.mrMode());
         facts.put("inject_size", Long.toString(o.injectSize()));
-        facts.put("max_msg_size", Long.toString(o.maxMessageSize()));
+        facts.put("max_msg_size", Long.toUnsignedString(o.maxMessageSize()));
     }
 
     private static MemorySegment info(MemorySegment pointer) {

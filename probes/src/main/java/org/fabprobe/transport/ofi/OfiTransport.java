@@ -116,9 +116,9 @@ public final class OfiTransport implements Transport {
         injectSize = fi_tx_attr.inject_size(txAttr);
         long mrMode = fi_domain_attr.mr_mode(domainAttr);
         OfiProviders.describe(info, facts);
-        if (options.bufferBytes() > maxMessageSize) {
+        if (Long.compareUnsigned(options.bufferBytes(), maxMessageSize) > 0) {
             throw new TransportException(ExitCode.UNSUPPORTED, "message size " + options.bufferBytes()
-                    + " B is above " + name + "'s max_msg_size " + maxMessageSize + " B");
+                    + " B is above " + name + "'s max_msg_size " + Long.toUnsignedString(maxMessageSize) + " B");
         }
 
         MemorySegment out = arena.allocate(ADDRESS);
@@ -204,7 +204,7 @@ public final class OfiTransport implements Transport {
 
     @Override
     public long maxMessageSize() {
-        return maxMessageSize;
+        return maxMessageSize < 0 ? Long.MAX_VALUE : maxMessageSize; // SIZE_MAX: no limit
     }
 
     @Override
