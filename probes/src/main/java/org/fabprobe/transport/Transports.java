@@ -8,6 +8,7 @@ public final class Transports {
     private Transports() {}
 
     public static Transport open(String name, TransportOptions options) {
+        checkBufferFits(options.bufferBytes());
         int colon = name.indexOf(':');
         String family = colon < 0 ? name : name.substring(0, colon);
         String detail = colon < 0 ? "" : name.substring(colon + 1);
@@ -19,6 +20,25 @@ public final class Transports {
             default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT,
                     "unknown transport '" + name + "': use ofi:PROVIDER (see 'fabprobe providers')");
         };
+    }
+
+    /** Two registered buffers of the largest size must fit in memory with room to spare. */
+    static void checkBufferFits(long bufferBytes) {
+        long physical = ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        long limit = physical / 8;
+        if (bufferBytes > limit) {
+            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + bufferBytes + " B needs two registered"
+                    + " buffers of that size; this machine allows at most " + limit + " B (1/8 of its memory)");
+        }
+    }
+
+    /** Refuses a message larger than the transport's own limit. */
+    public static void checkMessageSize(String name, long bytes, long maxMessageSize) {
+        if (Long.compareUnsigned(bytes, maxMessageSize) > 0) {
+            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + bytes + " B is above " + name
+                    + "'s max_msg_size " + Long.toUnsignedString(maxMessageSize) + " B");
+        }
     }
 
     private static TransportException usage(String name, String hint) {

@@ -24,6 +24,7 @@ import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
+import org.fabprobe.transport.Transports;
 
 /**
  * {@code ofi:PROVIDER}: a libfabric RDM endpoint with tagged messages.
@@ -116,10 +117,7 @@ public final class OfiTransport implements Transport {
         injectSize = fi_tx_attr.inject_size(txAttr);
         long mrMode = fi_domain_attr.mr_mode(domainAttr);
         OfiProviders.describe(info, facts);
-        if (Long.compareUnsigned(options.bufferBytes(), maxMessageSize) > 0) {
-            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + options.bufferBytes()
-                    + " B is above " + name + "'s max_msg_size " + Long.toUnsignedString(maxMessageSize) + " B");
-        }
+        Transports.checkMessageSize(name, options.bufferBytes(), maxMessageSize);
 
         MemorySegment out = arena.allocate(ADDRESS);
         check(fi_fabric(fi_info.fabric_attr(info), out, MemorySegment.NULL), "fi_fabric");

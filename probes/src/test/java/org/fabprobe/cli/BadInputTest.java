@@ -1,0 +1,90 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.fabprobe.ExitCode;
+import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.Transports;
+import org.junit.jupiter.api.Test;
+
+/** Bad input ends with one line on stderr and a distinct exit code, never a hang. */
+class BadInputTest {
+
+    @Test
+    void unknownProviderListsTheAvailableOnes() {
+        CliRun run = CliRun.of("pingpong", "-t", "ofi:nosuchprovider", "-s", "8", "-n", "10");
+        assertEquals(ExitCode.UNKNOWN_TRANSPORT, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("nosuchprovider") && run.err().contains("available:") && run.err().contains("shm"),
+                run::toString);
+        assertSingleLine(run);
+    }
+
+    @Test
+    void unknownTransportFamilyIsRefused() {
+        CliRun run = CliRun.of("pingpong", "-t", "carrier-pigeon:1", "-s", "8");
+        assertEquals(ExitCode.UNKNOWN_TRANSPORT, run.exitCode(), run::toString);
+        assertSingleLine(run);
+    }
+
+    @Test
+    void sizeTooLargeToRegisterIsRefused() {
+        CliRun run = CliRun.of("pingpong", "-t", "ofi:shm", "-s", "64G", "-n", "10");
+        assertEquals(ExitCode.UNSUPPORTED, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("message size"), run::toString);
+        assertSingleLine(run);
+    }
+
+    @Test
+    void sizeAboveMaxMsgSizeIsRefused() {
+        // every provider here reports max_msg_size >= SIZE_MAX - 4 KiB, so the check is exercised directly;
+        // OfiTransport calls it with fi_info's ep_attr->max_msg_size before allocating anything
+        TransportException e = assertThrows(TransportException.class,
+                () -> Transports.checkMessageSize("ofi:verbs", 2L << 30, 1L << 30));
+        assertEquals(ExitCode.UNSUPPORTED, e.exitCode());
+        assertTrue(e.getMessage().contains("max_msg_size 1073741824"), e.getMessage());
+        Transports.checkMessageSize("ofi:shm", Long.MAX_VALUE, -1L); // SIZE_MAX: no limit
+    }
+
+    @Test
+    void malformedSizesAndDurationsAreUsageErrors() {
+        assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "eight").exitCode());
+        assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "1M..8").exitCode());
+        assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--timeout", "soon").exitCode());
+        assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--cpus", "0").exitCode());
+        assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--no-such-option").exitCode());
+    }
+
+    @Test
+    void mirrorKilledMidRunGivesTimeoutErrorNotHang() throws Exception {
+        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("pingpong", "-t", "ofi:shm",
+                "-s", "8", "-n", "1000000000", "--warmup", "0", "--timeout", "1s"));
+        ProcessHandle mirror = awaitMirror(Duration.ofSeconds(30));
+        Thread.sleep(1500); // let the timed loop run
+        mirror.destroyForcibly();
+        CliRun result = run.get(20, TimeUnit.SECONDS);
+        assertEquals(ExitCode.PEER_TIMEOUT, result.exitCode(), result::toString);
+        assertTrue(result.err().contains("no answer from the mirror"), result::toString);
+        assertSingleLine(result);
+    }
+
+    private static ProcessHandle awaitMirror(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<ProcessHandle> child = ProcessHandle.current().children()
+                    .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("mirror --rendezvous")).orElse(false))
+                    .findFirst();
+            if (child.isPresent()) return child.get();
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no mirror process appeared");
+    }
+
+    private static void assertSingleLine(CliRun run) {
+        assertEquals(1, run.err().strip().lines().count(), () -> "expected one error line:\n" + run);
+        assertFalse(run.err().contains("\tat "), () -> "stack trace printed:\n" + run);
+    }
+}
