@@ -30,8 +30,8 @@ public final class LocalSession {
     public static <R> R run(SessionSpec spec, int measureCpu, BiFunction<Transport, Await, R> measureHalf) {
         Thread worker = Thread.currentThread();
         long timeoutMs = spec.options().timeout().toMillis();
-        try (MirrorProcess mirror = MirrorProcess.start(timeoutMs)) {
-            Shutdown.install(worker, mirror::kill);
+        try (MirrorProcess mirror = MirrorProcess.start(timeoutMs);
+             Shutdown.Guard guard = Shutdown.guard(worker, mirror::kill)) {
             Rendezvous rv = mirror.rendezvous();
             if (measureCpu >= 0) CpuAffinity.pinCurrentThread(measureCpu);
             try (Transport t = Transports.open(spec.transport(), spec.options())) {
@@ -54,8 +54,8 @@ public final class LocalSession {
 
     /** The mirror process's whole life: {@code fabprobe mirror --rendezvous SOCKET}. */
     public static void serveMirror(Path socket) {
-        try (Rendezvous rv = Rendezvous.connect(socket)) {
-            Shutdown.install(Thread.currentThread(), () -> {});
+        try (Rendezvous rv = Rendezvous.connect(socket);
+             Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> {})) {
             SessionSpec spec = SessionSpec.fromMap(rv.receiveMap("spec"));
             try {
                 if (spec.cpu() >= 0) CpuAffinity.pinCurrentThread(spec.cpu());

@@ -21,16 +21,40 @@ public final class Shutdown {
         return new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
     }
 
-    /** Installs the hook for {@code worker}, the thread that owns the native resources. */
-    public static void install(Thread worker, Runnable alsoOnShutdown) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            requested = true;
-            alsoOnShutdown.run();
+    /**
+     * Guards the native resources {@code worker} holds until {@link Guard#close()}:
+     * on a signal, {@code onSignal} runs and the JVM waits for the worker to release them.
+     */
+    public static Guard guard(Thread worker, Runnable onSignal) {
+        Guard guard = new Guard(worker, onSignal);
+        Runtime.getRuntime().addShutdownHook(guard.hook);
+        return guard;
+    }
+
+    public static final class Guard implements AutoCloseable {
+        private final Thread hook;
+        private volatile boolean released;
+
+        private Guard(Thread worker, Runnable onSignal) {
+            hook = new Thread(() -> {
+                requested = true;
+                onSignal.run();
+                try {
+                    if (!released) worker.join(3000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fabprobe-shutdown");
+        }
+
+        @Override
+        public void close() {
+            released = true;
             try {
-                worker.join(3000);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is already running; `released` tells it not to wait
             }
-        }, "fabprobe-shutdown"));
+        }
     }
 }

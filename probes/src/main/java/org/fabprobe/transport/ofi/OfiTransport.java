@@ -55,7 +55,9 @@ public final class OfiTransport implements Transport {
     private MemorySegment ep, cq, av;
     private FiHotPath.Functions fn;
     private MemorySegment sendBuf, recvBuf, sendDesc, recvDesc;
-    private MemorySegment sendContexts, recvContexts, cqEntries;
+    private MemorySegment recvContexts, cqEntries;
+    /** One context per outstanding operation, sliced once so the data path allocates nothing. */
+    private MemorySegment[] sendContextSlots, recvContextSlots;
     private long maxMessageSize, injectSize, peer = FI_ADDR_UNSPEC();
     private final int depth;
     private final long timeoutTicks;
@@ -151,8 +153,14 @@ public final class OfiTransport implements Transport {
         sendDesc = register(domain, sendBuf, FI_SEND(), 1, mrMode);
         recvDesc = register(domain, recvBuf, FI_RECV(), 2, mrMode);
 
-        sendContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
+        MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
         recvContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
+        sendContextSlots = new MemorySegment[depth];
+        recvContextSlots = new MemorySegment[depth];
+        for (int i = 0; i < depth; i++) {
+            sendContextSlots[i] = sendContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
+            recvContextSlots[i] = recvContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
+        }
         cqEntries = arena.allocate(JAVA_LONG, CQ_BATCH);
         fn = FiHotPath.Functions.of(ep, cq);
 
@@ -231,7 +239,7 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void postRecv(long bytes) {
-        MemorySegment context = recvContexts.asSlice(CONTEXT_BYTES * (recvsPosted % depth), CONTEXT_BYTES);
+        MemorySegment context = recvContextSlots[(int) (recvsPosted % depth)];
         long rc;
         long deadline = 0;
         while ((rc = FiHotPath.trecv(fn.trecv(), ep, recvBuf, bytes, recvDesc, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
@@ -253,7 +261,7 @@ public final class OfiTransport implements Transport {
             sendsCompleted++;
             return;
         }
-        MemorySegment context = sendContexts.asSlice(CONTEXT_BYTES * (sendsPosted % depth), CONTEXT_BYTES);
+        MemorySegment context = sendContextSlots[(int) (sendsPosted % depth)];
         while ((rc = FiHotPath.tsend(fn.tsend(), ep, sendBuf, bytes, sendDesc, peer, TAG, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_tsend");
         }
