@@ -29,6 +29,8 @@ import picocli.CommandLine.Option;
         description = {"Ping-pong sweep between a measure and a mirror process: half round-trip time",
                 "min/median/p99 and bandwidth per size, and Hockney's t0, r_inf, n_1/2 per size range."})
 final class PingPongCommand implements Callable<Integer> {
+    static final int MAX_REPETITIONS = 10_000_000;
+
     @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
             description = "ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:sockets, ofi:verbs, ...). Default: ${DEFAULT-VALUE}")
     String transport;
@@ -64,6 +66,10 @@ final class PingPongCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
         Duration timeoutDuration = Durations.parse(timeout);
+        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
+        }
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
         if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
         PingPong pingPong = new PingPong(sizeList, warmup, repetitions);
         TransportOptions options = new TransportOptions(sizeList[sizeList.length - 1], 4, timeoutDuration, sourceAddress);
