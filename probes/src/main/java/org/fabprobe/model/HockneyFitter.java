@@ -12,14 +12,16 @@ import java.util.List;
  * Protocol switches (eager -> rendezvous, inject -> copy) show as jumps or slope changes;
  * the sweep is split into 1 to {@value #MAX_SEGMENTS} contiguous ranges of at least
  * {@value #MIN_POINTS} sizes, choosing the split with the lowest BIC, and a split is kept
- * only if it also cuts the rms relative residual by at least a third: a clean line stays
- * one range. A range whose slope is not positive has no finite r_inf: it is reported as
+ * only if it also cuts the rms relative residual by at least a third, and only while
+ * that residual is above 0.1 %: a clean line stays one range. A range whose slope is not positive has no finite r_inf: it is reported as
  * +Infinity (JSON null) rather than as a negative bandwidth.
  */
 public final class HockneyFitter {
     static final int MAX_SEGMENTS = 3;
     static final int MIN_POINTS = 3;
     private static final double REQUIRED_IMPROVEMENT = 2.0 / 3.0;
+    /** Below 0.1 % rms relative residual a single range already fits as well as timings can. */
+    private static final double GOOD_ENOUGH_RMS = 1e-3;
 
     private HockneyFitter() {}
 
@@ -30,7 +32,7 @@ public final class HockneyFitter {
         List<int[]> best = List.of(new int[] {0, n});
         double bestBic = bic(sizesBytes, timesNs, best);
         double bestRms = rms(sizesBytes, timesNs, best);
-        for (int segments = 2; segments <= MAX_SEGMENTS; segments++) {
+        for (int segments = 2; segments <= MAX_SEGMENTS && bestRms > GOOD_ENOUGH_RMS; segments++) {
             List<int[]> candidate = bestSplit(sizesBytes, timesNs, segments);
             if (candidate == null) break;
             double candidateBic = bic(sizesBytes, timesNs, candidate);
