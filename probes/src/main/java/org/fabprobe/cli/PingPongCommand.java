@@ -56,10 +56,10 @@ final class PingPongCommand implements Callable<Integer> {
             description = "Address socket-based providers bind to (local mode: loopback). Default: ${DEFAULT-VALUE}")
     String sourceAddress;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout).")
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout, replacing the table).")
     Path json;
 
-    @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout).")
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
     Path csv;
 
     @Override
@@ -103,7 +103,8 @@ final class PingPongCommand implements Callable<Integer> {
                 HostFacts.collect(), Clock.facts(), startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
 
-        System.out.print(PingPongReport.table(result));
+        boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
+        if (!machineReadableOnStdout) System.out.print(PingPongReport.table(result));
         Output.write(json, PingPongReport.json(result));
         Output.write(csv, PingPongReport.csv(result));
         return 0;

@@ -1,6 +1,5 @@
 package org.fabprobe.bindings.libfabric;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.FunctionDescriptor;
@@ -27,11 +26,17 @@ public final class FiHotPath {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
-    private static final MethodHandle TSEND = LINKER.downcallHandle(fi_ops_tagged.send.descriptor(), CRITICAL);
-    private static final MethodHandle TRECV = LINKER.downcallHandle(fi_ops_tagged.recv.descriptor(), CRITICAL);
-    private static final MethodHandle TINJECT = LINKER.downcallHandle(fi_ops_tagged.inject.descriptor(), CRITICAL);
-    private static final MethodHandle CQ_READ = LINKER.downcallHandle(
-            FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG), CRITICAL);
+    // Pointers travel as JAVA_LONG: on the 64-bit ABIs libfabric supports a pointer is passed
+    // exactly like a 64-bit integer, and a raw address spares the per-call liveness
+    // acquire/release that FFM performs for every MemorySegment argument of a shared arena.
+    private static final MethodHandle TSEND = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    private static final MethodHandle TRECV = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    private static final MethodHandle TINJECT = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    private static final MethodHandle CQ_READ = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
 
     /** The data-path function pointers of one endpoint and its completion queue. */
     public record Functions(MemorySegment tsend, MemorySegment trecv, MemorySegment tinject, MemorySegment cqRead) {
@@ -42,8 +47,8 @@ public final class FiHotPath {
         }
     }
 
-    public static long tsend(MemorySegment fn, MemorySegment ep, MemorySegment buf, long len, MemorySegment desc,
-                             long dest, long tag, MemorySegment context) {
+    /** fi_tsend(ep, buf, len, desc, dest_addr, tag, context), all pointers as addresses. */
+    public static long tsend(MemorySegment fn, long ep, long buf, long len, long desc, long dest, long tag, long context) {
         try {
             return (long) TSEND.invokeExact(fn, ep, buf, len, desc, dest, tag, context);
         } catch (Throwable t) {
@@ -51,8 +56,9 @@ public final class FiHotPath {
         }
     }
 
-    public static long trecv(MemorySegment fn, MemorySegment ep, MemorySegment buf, long len, MemorySegment desc,
-                             long src, long tag, long ignore, MemorySegment context) {
+    /** fi_trecv(ep, buf, len, desc, src_addr, tag, ignore, context). */
+    public static long trecv(MemorySegment fn, long ep, long buf, long len, long desc, long src, long tag, long ignore,
+                             long context) {
         try {
             return (long) TRECV.invokeExact(fn, ep, buf, len, desc, src, tag, ignore, context);
         } catch (Throwable t) {
@@ -60,7 +66,8 @@ public final class FiHotPath {
         }
     }
 
-    public static long tinject(MemorySegment fn, MemorySegment ep, MemorySegment buf, long len, long dest, long tag) {
+    /** fi_tinject(ep, buf, len, dest_addr, tag). */
+    public static long tinject(MemorySegment fn, long ep, long buf, long len, long dest, long tag) {
         try {
             return (long) TINJECT.invokeExact(fn, ep, buf, len, dest, tag);
         } catch (Throwable t) {
@@ -68,7 +75,8 @@ public final class FiHotPath {
         }
     }
 
-    public static long cqRead(MemorySegment fn, MemorySegment cq, MemorySegment entries, long count) {
+    /** fi_cq_read(cq, buf, count). */
+    public static long cqRead(MemorySegment fn, long cq, long entries, long count) {
         try {
             return (long) CQ_READ.invokeExact(fn, cq, entries, count);
         } catch (Throwable t) {

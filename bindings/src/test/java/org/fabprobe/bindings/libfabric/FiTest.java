@@ -119,11 +119,11 @@ class FiTest {
             post(cq, () -> Fi.recv(ep, recvBuf, 16, MemorySegment.NULL, FI_ADDR_UNSPEC(), contexts.asSlice(0, 64)));
             post(cq, () -> Fi.inject(ep, sendBuf, 16, selfAddr));
             assertEquals(1, drain(cq, entries, 1));
-            post(cq, () -> FiHotPath.trecv(fn.trecv(), ep, recvBuf, 0, MemorySegment.NULL, FI_ADDR_UNSPEC(), 44, 0, contexts.asSlice(0, 64)));
-            post(cq, () -> FiHotPath.tsend(fn.tsend(), ep, sendBuf, 0, MemorySegment.NULL, selfAddr, 44, contexts.asSlice(64, 64)));
+            post(cq, () -> FiHotPath.trecv(fn.trecv(), ep.address(), recvBuf.address(), 0, 0, FI_ADDR_UNSPEC(), 44, 0, contexts.address()));
+            post(cq, () -> FiHotPath.tsend(fn.tsend(), ep.address(), sendBuf.address(), 0, 0, selfAddr, 44, contexts.address() + 64));
             long completions = 0;
             for (int spin = 0; spin < 1_000_000 && completions < 2; spin++) {
-                long n = FiHotPath.cqRead(fn.cqRead(), cq, entries, 8);
+                long n = FiHotPath.cqRead(fn.cqRead(), cq.address(), entries.address(), 8);
                 if (n > 0) completions += n;
             }
             assertEquals(2, completions, "zero-byte tagged message through the hot path");

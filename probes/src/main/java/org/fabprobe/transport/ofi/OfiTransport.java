@@ -56,8 +56,10 @@ public final class OfiTransport implements Transport {
     private FiHotPath.Functions fn;
     private MemorySegment sendBuf, recvBuf, sendDesc, recvDesc;
     private MemorySegment recvContexts, cqEntries;
-    /** One context per outstanding operation, sliced once so the data path allocates nothing. */
-    private MemorySegment[] sendContextSlots, recvContextSlots;
+    /** One context per outstanding operation; addresses, so the data path allocates nothing. */
+    private long[] sendContextSlots, recvContextSlots;
+    /** Raw addresses for the hot path (see FiHotPath). */
+    private long epAddress, cqAddress, sendBufAddress, recvBufAddress, sendDescAddress, recvDescAddress, cqEntriesAddress;
     private long maxMessageSize, injectSize, peer = FI_ADDR_UNSPEC();
     private final int depth;
     private final long timeoutTicks;
@@ -155,14 +157,21 @@ public final class OfiTransport implements Transport {
 
         MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
         recvContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
-        sendContextSlots = new MemorySegment[depth];
-        recvContextSlots = new MemorySegment[depth];
+        sendContextSlots = new long[depth];
+        recvContextSlots = new long[depth];
         for (int i = 0; i < depth; i++) {
-            sendContextSlots[i] = sendContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
-            recvContextSlots[i] = recvContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
+            sendContextSlots[i] = sendContexts.address() + CONTEXT_BYTES * i;
+            recvContextSlots[i] = recvContexts.address() + CONTEXT_BYTES * i;
         }
         cqEntries = arena.allocate(JAVA_LONG, CQ_BATCH);
         fn = FiHotPath.Functions.of(ep, cq);
+        epAddress = ep.address();
+        cqAddress = cq.address();
+        sendBufAddress = sendBuf.address();
+        recvBufAddress = recvBuf.address();
+        sendDescAddress = sendDesc.address();
+        recvDescAddress = recvDesc.address();
+        cqEntriesAddress = cqEntries.address();
 
         MemorySegment len = arena.allocate(JAVA_LONG);
         len.set(JAVA_LONG, 0, 0);
@@ -239,10 +248,10 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void postRecv(long bytes) {
-        MemorySegment context = recvContextSlots[(int) (recvsPosted % depth)];
+        long context = recvContextSlots[(int) (recvsPosted % depth)];
         long rc;
         long deadline = 0;
-        while ((rc = FiHotPath.trecv(fn.trecv(), ep, recvBuf, bytes, recvDesc, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
+        while ((rc = FiHotPath.trecv(fn.trecv(), epAddress, recvBufAddress, bytes, recvDescAddress, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_trecv");
         }
         recvsPosted++;
@@ -254,15 +263,15 @@ public final class OfiTransport implements Transport {
         long deadline = 0;
         if (bytes <= injectSize) {
             // no completion is generated: the buffer is reusable as soon as the call returns
-            while ((rc = FiHotPath.tinject(fn.tinject(), ep, sendBuf, bytes, peer, TAG)) != 0) {
+            while ((rc = FiHotPath.tinject(fn.tinject(), epAddress, sendBufAddress, bytes, peer, TAG)) != 0) {
                 deadline = retryOrFail(rc, deadline, "fi_tinject");
             }
             sendsPosted++;
             sendsCompleted++;
             return;
         }
-        MemorySegment context = sendContextSlots[(int) (sendsPosted % depth)];
-        while ((rc = FiHotPath.tsend(fn.tsend(), ep, sendBuf, bytes, sendDesc, peer, TAG, context)) != 0) {
+        long context = sendContextSlots[(int) (sendsPosted % depth)];
+        while ((rc = FiHotPath.tsend(fn.tsend(), epAddress, sendBufAddress, bytes, sendDescAddress, peer, TAG, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_tsend");
         }
         sendsPosted++;
@@ -280,7 +289,7 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void progress() {
-        long n = FiHotPath.cqRead(fn.cqRead(), cq, cqEntries, CQ_BATCH);
+        long n = FiHotPath.cqRead(fn.cqRead(), cqAddress, cqEntriesAddress, CQ_BATCH);
         if (n > 0) {
             long recvBase = recvContexts.address();
             long recvEnd = recvBase + recvContexts.byteSize();
