@@ -56,7 +56,13 @@ public final class LocalSession {
     public static void serveMirror(Path socket) {
         try (Rendezvous rv = Rendezvous.connect(socket);
              Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> {})) {
-            SessionSpec spec = SessionSpec.fromMap(rv.receiveMap("spec"));
+            Map<String, String> specMap;
+            try {
+                specMap = rv.receiveMap("spec");
+            } catch (java.io.UncheckedIOException measureGone) {
+                return; // the measure process failed before the run and reports why itself
+            }
+            SessionSpec spec = SessionSpec.fromMap(specMap);
             try {
                 if (spec.cpu() >= 0) CpuAffinity.pinCurrentThread(spec.cpu());
                 try (Transport t = Transports.open(spec.transport(), spec.options())) {
