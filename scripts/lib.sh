@@ -18,6 +18,11 @@ find_jdk() {
   return 1
 }
 
+# JVM flags for timing runs: FFM access; and no JVM activity that would preempt a spinning
+# measure or mirror on a small machine: serial GC (the loops allocate nothing), compilation
+# in the requesting thread (-Xbatch), no perf-data page updates, no periodic safepoints.
+FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"
+
 # The Debian packages fabprobe's transports and tests need at run time.
 FABPROBE_DEBIAN_PACKAGES="maven libfabric1 libfabric-bin ucx-utils libucx0"
 
