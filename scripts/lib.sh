@@ -23,6 +23,10 @@ find_jdk() {
 # in the requesting thread (-Xbatch), no perf-data page updates, no periodic safepoints.
 FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"
 
+# HotSpot owns SIGSEGV: keep libpsm/libpsm2 (linked into Debian's libfabric) from installing
+# backtrace handlers in their constructors (see org.fabprobe.bindings.NativeEnvironment).
+export IPATH_NO_BACKTRACE=${IPATH_NO_BACKTRACE:-1} HFI_NO_BACKTRACE=${HFI_NO_BACKTRACE:-1}
+
 # The Debian packages fabprobe's transports and tests need at run time.
 FABPROBE_DEBIAN_PACKAGES="maven libfabric1 libfabric-bin ucx-utils libucx0"
 

@@ -1,6 +1,7 @@
 package org.fabprobe.cli;
 
 import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.FabprobeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
 public final class Main {
 
     public static void main(String[] args) {
+        NativeEnvironment.prepare(); // before any native library is loaded
         System.exit(run(args));
     }
 

@@ -78,9 +78,9 @@ final class PingPongCommand implements Callable<Integer> {
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
-        double[][] halfRtt = LocalSession.run(spec, cpus == null ? -1 : cpus[0], (t, await) -> {
+        double[][] halfRtt = LocalSession.run(spec, cpus == null ? -1 : cpus[0], (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            return pingPong.measure(t, await);
+            return pingPong.measure(t, await, control);
         });
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 
@@ -95,7 +95,7 @@ final class PingPongCommand implements Callable<Integer> {
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
-        settings.put("jit_warmup_round_trips", PingPong.JIT_WARMUP);
+        settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
         settings.put("timeout_ms", timeoutDuration.toMillis());
         settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
         settings.put("source_address", sourceAddress);

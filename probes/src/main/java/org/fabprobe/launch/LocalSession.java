@@ -2,9 +2,9 @@ package org.fabprobe.launch;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.BiFunction;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.pattern.Await;
+import org.fabprobe.pattern.Control;
 import org.fabprobe.pattern.Patterns;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -27,7 +27,12 @@ public final class LocalSession {
     private LocalSession() {}
 
     /** Runs {@code measureHalf} against a fresh mirror and returns its result. */
-    public static <R> R run(SessionSpec spec, int measureCpu, BiFunction<Transport, Await, R> measureHalf) {
+    /** The measure half of one pattern. */
+    public interface MeasureHalf<R> {
+        R run(Transport t, Await await, Control control);
+    }
+
+    public static <R> R run(SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf) {
         Thread worker = Thread.currentThread();
         long timeoutMs = spec.options().timeout().toMillis();
         try (MirrorProcess mirror = MirrorProcess.start(timeoutMs);
@@ -40,7 +45,7 @@ public final class LocalSession {
                 rv.sendBytes("address", t.localAddress());
                 R result;
                 try {
-                    result = measureHalf.apply(t, new Await(timeoutMs * 1_000_000L, "mirror"));
+                    result = measureHalf.run(t, new Await(timeoutMs * 1_000_000L, "mirror"), control(rv));
                 } catch (TransportException e) {
                     throw new TransportException(e.exitCode(), e.getMessage() + " [" + mirror.status() + "]");
                 }
@@ -50,6 +55,20 @@ public final class LocalSession {
                 throw new FabprobeException(e.exitCode(), "mirror: " + e.getMessage());
             }
         }
+    }
+
+    private static Control control(Rendezvous rv) {
+        return new Control() {
+            @Override
+            public void send(String name, long value) {
+                rv.sendMap("control", Map.of(name, Long.toString(value)));
+            }
+
+            @Override
+            public long receive(String name) {
+                return Long.parseLong(rv.receiveMap("control").get(name));
+            }
+        };
     }
 
     /** The mirror process's whole life: {@code fabprobe mirror --rendezvous SOCKET}. */
@@ -69,7 +88,7 @@ public final class LocalSession {
                     rv.sendBytes("address", t.localAddress());
                     t.connect(rv.receiveBytes("address"));
                     Patterns.mirrorHalf(spec.pattern(), spec.patternParams())
-                            .accept(t, new Await(spec.options().timeout().toNanos(), "measure process"));
+                            .run(t, new Await(spec.options().timeout().toNanos(), "measure process"), control(rv));
                 }
                 rv.sendMap("done", Map.of());
             } catch (FabprobeException e) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.bindings.NativeEnvironment;
 
 /**
  * Local mode: the measure process starts its own mirror, a second JVM with the same class
@@ -40,7 +41,10 @@ public final class MirrorProcess implements AutoCloseable {
             try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
                 server.bind(UnixDomainSocketAddress.of(socket));
                 server.configureBlocking(false);
-                process = new ProcessBuilder(command(socket))
+                ProcessBuilder builder = new ProcessBuilder(command(socket));
+                // ProcessBuilder copies Java's start-up snapshot of the environment, not setenv's changes
+                NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
+                process = builder
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .redirectError(ProcessBuilder.Redirect.INHERIT)
                         .start();

@@ -16,8 +16,13 @@ import org.fabprobe.transport.Transport;
  * from one reply's arrival to the next, as fi_pingpong and osu_latency time it.
  */
 public final class PingPong {
-    /** Round trips at 0 B before the sweep, so the JIT has compiled the loop (not timed). */
+    /**
+     * Round trips at 0 B before the sweep so that the JIT has compiled the loop: at most
+     * this many, and no more than {@link #JIT_WARMUP_BUDGET_NS} of the transport's time.
+     */
     public static final int JIT_WARMUP = 20_000;
+    static final double JIT_WARMUP_BUDGET_NS = 250e6;
+    private static final int PROBE_ROUNDS = 16;
 
     private final long[] sizes;
     private final int warmup;
@@ -58,8 +63,14 @@ public final class PingPong {
     }
 
     /** Measure half: returns, per size, the half round-trip times in ns. */
-    public double[][] measure(Transport t, Await await) {
-        measureSize(t, await, 0, JIT_WARMUP, new long[0]);
+    public double[][] measure(Transport t, Await await, Control control) {
+        long[] probe = new long[PROBE_ROUNDS];
+        measureSize(t, await, 0, PROBE_ROUNDS, probe);
+        java.util.Arrays.sort(probe);
+        double roundTripNs = Math.max(Clock.toNs(probe[PROBE_ROUNDS / 2]), 1);
+        long jitRounds = Math.max(PROBE_ROUNDS, Math.min(JIT_WARMUP, (long) (JIT_WARMUP_BUDGET_NS / roundTripNs)));
+        control.send("jit_rounds", jitRounds);
+        measureSize(t, await, 0, (int) jitRounds, new long[0]);
         double[][] halfRttNs = new double[sizes.length][];
         long[] ticks = new long[repetitions];
         for (int i = 0; i < sizes.length; i++) {
@@ -73,8 +84,9 @@ public final class PingPong {
     }
 
     /** Mirror half: echoes every message of the same schedule. */
-    public void mirror(Transport t, Await await) {
-        mirrorSize(t, await, 0, JIT_WARMUP);
+    public void mirror(Transport t, Await await, Control control) {
+        mirrorSize(t, await, 0, PROBE_ROUNDS);
+        mirrorSize(t, await, 0, (int) control.receive("jit_rounds"));
         for (long size : sizes) {
             mirrorSize(t, await, size, warmup + repetitions);
         }

@@ -1,0 +1,55 @@
+package org.fabprobe.bindings;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.invoke.MethodHandle;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Environment the native libraries must see before they are loaded, because HotSpot owns
+ * SIGSEGV: it uses the signal for safepoint polls and implicit null checks, so a library
+ * that installs its own SIGSEGV handler turns routine JVM events into crashes.
+ *
+ * <p>Debian's libfabric links libpsm_infinipath and libpsm2, whose constructors install
+ * backtrace handlers unless IPATH_NO_BACKTRACE / HFI_NO_BACKTRACE are set. Values the user
+ * set already are left alone. {@link #prepare()} must run before the first binding class
+ * is initialized; scripts/fabprobe and the test configuration export the same variables.
+ */
+public final class NativeEnvironment {
+    /** Variable -> value fabprobe needs; the same list the launcher exports. */
+    public static final Map<String, String> REQUIRED = requiredVariables();
+
+    private static boolean prepared;
+
+    private NativeEnvironment() {}
+
+    private static Map<String, String> requiredVariables() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("IPATH_NO_BACKTRACE", "1");
+        m.put("HFI_NO_BACKTRACE", "1");
+        return m;
+    }
+
+    /** Sets every required variable that is not set yet, in this process's C environment. */
+    public static synchronized void prepare() {
+        if (prepared) return;
+        Linker linker = Linker.nativeLinker();
+        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        try (Arena arena = Arena.ofConfined()) {
+            for (var e : REQUIRED.entrySet()) {
+                // overwrite = 0: a value the user chose wins
+                int rc = (int) setenv.invokeExact(arena.allocateFrom(e.getKey()), arena.allocateFrom(e.getValue()), 0);
+                if (rc != 0) throw new IllegalStateException("setenv(" + e.getKey() + ") failed");
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot prepare the native environment", t);
+        }
+        prepared = true;
+    }
+}
