@@ -35,6 +35,20 @@ public final class NativeEnvironment {
         return m;
     }
 
+    /**
+     * Takes SIGINT and SIGTERM back from native libraries that installed their own handlers
+     * (libfabric's shm provider does, for its clean-up, and does not pass them on to the
+     * JVM): afterwards they end the process through the JVM's shutdown hooks again, so the
+     * run unwinds and closes its native resources. Call after opening a transport.
+     */
+    @SuppressWarnings("removal")
+    public static void reclaimTerminationSignals() {
+        for (String name : new String[] {"INT", "TERM"}) {
+            int exitCode = name.equals("INT") ? 130 : 143;
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> System.exit(exitCode));
+        }
+    }
+
     /** Sets every required variable that is not set yet, in this process's C environment. */
     public static synchronized void prepare() {
         if (prepared) return;

@@ -68,10 +68,21 @@ class BadInputTest {
         Thread.sleep(1500); // let the timed loop run
         mirror.destroyForcibly();
         CliRun result = run.get(20, TimeUnit.SECONDS);
+        removeShmRegionsOf(mirror.pid()); // a SIGKILLed shm endpoint cannot unlink its own region
         assertEquals(ExitCode.PEER_TIMEOUT, result.exitCode(), result::toString);
         // whichever call notices first (a wait, or a send the dead peer no longer drains), the mirror is named
         assertTrue(result.err().contains("mirror process exited"), result::toString);
         assertSingleLine(result);
+    }
+
+    private static void removeShmRegionsOf(long pid) throws java.io.IOException {
+        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        if (!java.nio.file.Files.isDirectory(shm)) return;
+        try (var regions = java.nio.file.Files.list(shm)) {
+            for (var region : regions.filter(p -> p.getFileName().toString().startsWith(pid + ":")).toList()) {
+                java.nio.file.Files.deleteIfExists(region);
+            }
+        }
     }
 
     private static ProcessHandle awaitMirror(Duration limit) throws InterruptedException {

@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.libfabric.Fi;
 import org.fabprobe.bindings.libfabric.FiHotPath;
 import org.fabprobe.bindings.libfabric.gen.fi_av_attr;
@@ -179,6 +180,7 @@ public final class OfiTransport implements Transport {
         MemorySegment addr = arena.allocate(Math.max(len.get(JAVA_LONG, 0), 1));
         check(Fi.getname(ep, addr, len), "fi_getname");
         address = addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        NativeEnvironment.reclaimTerminationSignals();
     }
 
     private MemorySegment register(MemorySegment domain, MemorySegment buf, long access, long key, long mrMode) {
