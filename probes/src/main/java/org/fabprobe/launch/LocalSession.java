@@ -37,23 +37,30 @@ public final class LocalSession {
         long timeoutMs = spec.options().timeout().toMillis();
         try (MirrorProcess mirror = MirrorProcess.start(timeoutMs);
              Shutdown.Guard guard = Shutdown.guard(worker, mirror::kill)) {
-            Rendezvous rv = mirror.rendezvous();
-            if (measureCpu >= 0) CpuAffinity.pinCurrentThread(measureCpu);
-            try (Transport t = Transports.open(spec.transport(), spec.options())) {
-                rv.sendMap("spec", spec.toMap());
-                t.connect(rv.receiveBytes("address"));
-                rv.sendBytes("address", t.localAddress());
-                R result;
-                try {
-                    result = measureHalf.run(t, new Await(timeoutMs * 1_000_000L, "mirror"), control(rv));
-                } catch (TransportException e) {
-                    throw new TransportException(e.exitCode(), e.getMessage() + " [" + mirror.status() + "]");
+            try {
+                return measure(spec, measureCpu, measureHalf, mirror);
+            } catch (RuntimeException e) {
+                // on a signal the mirror is killed at once: whatever breaks next is a consequence
+                if (Shutdown.requested()) throw Shutdown.interrupted();
+                if (e instanceof Rendezvous.PeerFailure f) throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
+                if (e instanceof TransportException te) {
+                    throw new TransportException(te.exitCode(), te.getMessage() + " [" + mirror.status() + "]");
                 }
-                rv.receiveMap("done");
-                return result;
-            } catch (Rendezvous.PeerFailure e) {
-                throw new FabprobeException(e.exitCode(), "mirror: " + e.getMessage());
+                throw e;
             }
+        }
+    }
+
+    private static <R> R measure(SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf, MirrorProcess mirror) {
+        Rendezvous rv = mirror.rendezvous();
+        if (measureCpu >= 0) CpuAffinity.pinCurrentThread(measureCpu);
+        try (Transport t = Transports.open(spec.transport(), spec.options())) {
+            rv.sendMap("spec", spec.toMap());
+            t.connect(rv.receiveBytes("address"));
+            rv.sendBytes("address", t.localAddress());
+            R result = measureHalf.run(t, new Await(spec.options().timeout().toNanos(), "mirror"), control(rv));
+            rv.receiveMap("done");
+            return result;
         }
     }
 
@@ -91,7 +98,11 @@ public final class LocalSession {
                             .run(t, new Await(spec.options().timeout().toNanos(), "measure process"), control(rv));
                 }
                 rv.sendMap("done", Map.of());
+            } catch (java.io.UncheckedIOException measureGone) {
+                throw Shutdown.requested() ? Shutdown.interrupted() : new FabprobeException(
+                        org.fabprobe.ExitCode.PEER_TIMEOUT, "the measure process went away");
             } catch (FabprobeException e) {
+                if (Shutdown.requested()) throw Shutdown.interrupted();
                 rv.sendError(e.getMessage(), e.exitCode());
                 throw e;
             } catch (IllegalArgumentException e) {
