@@ -26,6 +26,7 @@ FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch 
 # HotSpot owns SIGSEGV: keep libpsm/libpsm2 (linked into Debian's libfabric) from installing
 # backtrace handlers in their constructors (see org.fabprobe.bindings.NativeEnvironment).
 export IPATH_NO_BACKTRACE=${IPATH_NO_BACKTRACE:-1} HFI_NO_BACKTRACE=${HFI_NO_BACKTRACE:-1}
+export UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}   # empty: UCX installs no error-signal handlers
 
 # The Debian packages fabprobe's transports and tests need at run time.
 FABPROBE_DEBIAN_PACKAGES="maven libfabric1 libfabric-bin ucx-utils libucx0"

@@ -16,7 +16,8 @@ import java.util.Map;
  * that installs its own SIGSEGV handler turns routine JVM events into crashes.
  *
  * <p>Debian's libfabric links libpsm_infinipath and libpsm2, whose constructors install
- * backtrace handlers unless IPATH_NO_BACKTRACE / HFI_NO_BACKTRACE are set. Values the user
+ * backtrace handlers unless IPATH_NO_BACKTRACE / HFI_NO_BACKTRACE are set; UCX's libucs
+ * does the same for UCX_ERROR_SIGNALS (default ILL,SEGV,BUS,FPE) unless it is empty. Values the user
  * set already are left alone. {@link #prepare()} must run before the first binding class
  * is initialized; scripts/fabprobe and the test configuration export the same variables.
  */
@@ -32,6 +33,8 @@ public final class NativeEnvironment {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("IPATH_NO_BACKTRACE", "1");
         m.put("HFI_NO_BACKTRACE", "1");
+        // UCX installs error-signal handlers (SIGSEGV, SIGBUS, ...) when libucs loads
+        m.put("UCX_ERROR_SIGNALS", "");
         return m;
     }
 

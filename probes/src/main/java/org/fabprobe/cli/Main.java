@@ -32,6 +32,7 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (tests call this directly). */
     public static int run(String... args) {
+        NativeEnvironment.prepare();
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
         return cli.execute(args);

@@ -43,9 +43,6 @@ public final class LocalSession {
                 // on a signal the mirror is killed at once: whatever breaks next is a consequence
                 if (Shutdown.requested()) throw Shutdown.interrupted();
                 if (e instanceof Rendezvous.PeerFailure f) throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
-                if (e instanceof TransportException te) {
-                    throw new TransportException(te.exitCode(), te.getMessage() + " [" + mirror.status() + "]");
-                }
                 throw e;
             }
         }
@@ -58,7 +55,13 @@ public final class LocalSession {
             rv.sendMap("spec", spec.toMap());
             t.connect(rv.receiveBytes("address"));
             rv.sendBytes("address", t.localAddress());
-            R result = measureHalf.run(t, new Await(spec.options().timeout().toNanos(), "mirror"), control(rv));
+            R result;
+            try {
+                result = measureHalf.run(t, new Await(spec.options().timeout().toNanos(), "mirror"), control(rv));
+            } catch (TransportException e) {
+                if (Shutdown.requested()) throw e;
+                throw new TransportException(e.exitCode(), e.getMessage() + " [" + mirror.status() + "]");
+            }
             rv.receiveMap("done");
             return result;
         }

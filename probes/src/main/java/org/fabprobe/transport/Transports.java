@@ -2,8 +2,9 @@ package org.fabprobe.transport;
 
 import org.fabprobe.ExitCode;
 import org.fabprobe.transport.ofi.OfiTransport;
+import org.fabprobe.transport.ucx.UcxTransport;
 
-/** Opens a transport from its name: {@code ofi:PROVIDER}, {@code ucx:TLS}, ... */
+/** Opens a transport from its name: {@code ofi:PROVIDER} or {@code ucx:TLS}. */
 public final class Transports {
     private Transports() {}
 
@@ -17,8 +18,12 @@ public final class Transports {
                 if (detail.isEmpty()) throw usage(name, "name a provider, e.g. ofi:shm or ofi:tcp");
                 yield OfiTransport.open(name, detail, options);
             }
+            case "ucx" -> {
+                if (detail.isEmpty()) throw usage(name, "name UCX transports, e.g. ucx:tcp or ucx:posix,cma");
+                yield UcxTransport.open(name, detail, options);
+            }
             default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT,
-                    "unknown transport '" + name + "': use ofi:PROVIDER (see 'fabprobe providers')");
+                    "unknown transport '" + name + "': use ofi:PROVIDER or ucx:TLS (see 'fabprobe providers')");
         };
     }
 

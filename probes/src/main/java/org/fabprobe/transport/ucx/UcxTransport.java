@@ -1,0 +1,347 @@
+package org.fabprobe.transport.ucx;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.fabprobe.bindings.ucx.gen.Ucx.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.NativeEnvironment;
+import org.fabprobe.bindings.ucx.Ucp;
+import org.fabprobe.bindings.ucx.UcpHotPath;
+import org.fabprobe.bindings.ucx.UcpResources;
+import org.fabprobe.bindings.ucx.Ucs;
+import org.fabprobe.bindings.ucx.UcxException;
+import org.fabprobe.bindings.ucx.gen.ucp_ep_params;
+import org.fabprobe.bindings.ucx.gen.ucp_mem_map_params;
+import org.fabprobe.bindings.ucx.gen.ucp_params;
+import org.fabprobe.bindings.ucx.gen.ucp_request_param_t;
+import org.fabprobe.bindings.ucx.gen.ucp_worker_params;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.TransportOptions;
+
+/**
+ * {@code ucx:TLS}: a UCP context with the tag feature and UCX_TLS=TLS, one single-threaded
+ * worker, one endpoint to the peer's worker address, both buffers mapped once with
+ * ucp_mem_map and passed as memh to every *_nbx call.
+ *
+ * <p>Requests: a send that completes at once returns NULL (UCS_OK); otherwise the request
+ * pointer goes into a ring of {@code depth} slots and is polled with
+ * ucp_request_check_status, in posting order, after ucp_worker_progress; then freed.
+ */
+public final class UcxTransport implements Transport {
+    private static final long TAG = 0xFAB;
+    private static final long TAG_MASK = -1L;
+
+    /** UCX_TLS names that reach other hosts (and support PEER error handling). */
+    private static final List<String> NETWORK_TLS = List.of("all", "tcp", "ib", "rc", "rc_v", "rc_x", "rc_mlx5",
+            "ud", "ud_v", "ud_x", "ud_mlx5", "dc", "dc_x", "dc_mlx5");
+
+    private final String name;
+    private final Arena arena = Arena.ofShared();
+    private final Map<String, String> facts = new LinkedHashMap<>();
+    private final int depth;
+    private boolean overNetwork;
+
+    private MemorySegment context = MemorySegment.NULL, worker = MemorySegment.NULL, ep = MemorySegment.NULL;
+    private MemorySegment sendMemh = MemorySegment.NULL, recvMemh = MemorySegment.NULL;
+    private MemorySegment sendBuf, recvBuf;
+    private byte[] address;
+
+    /** Raw addresses for the hot path. */
+    private long workerAddress, epAddress, sendBufAddress, recvBufAddress, sendParamAddress, recvParamAddress;
+    private final long[] sendRequests, recvRequests;
+    private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
+
+    private UcxTransport(String name, TransportOptions options) {
+        this.name = name;
+        this.depth = options.depth();
+        this.sendRequests = new long[depth];
+        this.recvRequests = new long[depth];
+    }
+
+    /** Opens UCX with UCX_TLS={@code tls} (e.g. "tcp", "posix,cma", "rc"). */
+    public static UcxTransport open(String name, String tls, TransportOptions options) {
+        NativeEnvironment.prepare();
+        UcxTransport t = new UcxTransport(name, options);
+        try {
+            t.open(tls, options);
+            return t;
+        } catch (UcxException e) {
+            t.close();
+            throw TransportException.error(name + ": " + e.getMessage());
+        } catch (RuntimeException | Error e) {
+            t.close();
+            throw e;
+        }
+    }
+
+    private void open(String tls, TransportOptions options) {
+        List<UcpResources.Resource> resources = UcpResources.list();
+        checkTlsNames(tls, resources);
+        MemorySegment out = arena.allocate(ADDRESS);
+        Ucs.check(ucp_config_read(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
+        MemorySegment config = out.get(ADDRESS, 0);
+        try {
+            modify(config, "TLS", tls);
+            if (tls.contains("tcp") && isLoopback(options.sourceNode())) modify(config, "NET_DEVICES", "lo");
+            MemorySegment params = arena.allocate(ucp_params.layout());
+            ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());
+            ucp_params.features(params, UCP_FEATURE_TAG());
+            byte status = Ucp.init(params, config, out);
+            if (status == (byte) UCS_ERR_NO_DEVICE()) {
+                throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "UCX finds no usable device for UCX_TLS="
+                        + tls + "; available here: " + available(resources));
+            }
+            Ucs.check(status, "ucp_init(UCX_TLS=" + tls + ")");
+            context = out.get(ADDRESS, 0);
+        } finally {
+            ucp_config_release(config);
+        }
+
+        MemorySegment workerParams = arena.allocate(ucp_worker_params.layout());
+        ucp_worker_params.field_mask(workerParams, UCP_WORKER_PARAM_FIELD_THREAD_MODE());
+        ucp_worker_params.thread_mode(workerParams, UCS_THREAD_MODE_SINGLE());
+        Ucs.check(ucp_worker_create(context, workerParams, out), "ucp_worker_create");
+        worker = out.get(ADDRESS, 0);
+
+        MemorySegment lengthOut = arena.allocate(JAVA_LONG);
+        Ucs.check(ucp_worker_get_address(worker, out, lengthOut), "ucp_worker_get_address");
+        MemorySegment workerAddr = out.get(ADDRESS, 0);
+        address = workerAddr.reinterpret(lengthOut.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+        ucp_worker_release_address(worker, workerAddr);
+
+        long bytes = Math.max(options.bufferBytes(), 64);
+        sendBuf = arena.allocate(bytes, 4096);
+        recvBuf = arena.allocate(bytes, 4096);
+        sendMemh = map(sendBuf);
+        recvMemh = map(recvBuf);
+
+        MemorySegment sendParam = requestParam(sendMemh);
+        MemorySegment recvParam = requestParam(recvMemh);
+        workerAddress = worker.address();
+        sendBufAddress = sendBuf.address();
+        recvBufAddress = recvBuf.address();
+        sendParamAddress = sendParam.address();
+        recvParamAddress = recvParam.address();
+
+        overNetwork = NETWORK_TLS.stream().anyMatch(List.of(tls.split(","))::contains);
+        facts.put("library", "UCX " + Ucp.version());
+        facts.put("tls", tls);
+        facts.put("devices", devicesFor(tls, resources));
+        facts.put("err_mode", overNetwork ? "peer" : "none");
+        NativeEnvironment.reclaimTerminationSignals();
+    }
+
+    /**
+     * Refuses names UCX could not use here before UCX itself complains on stderr: a name must
+     * be a transport UCX lists as a resource here, or an alias one of them answers to.
+     */
+    private static void checkTlsNames(String tls, List<UcpResources.Resource> resources) {
+        TreeSet<String> present = new TreeSet<>();
+        resources.forEach(r -> present.add(r.transport()));
+        for (String token : tls.split(",")) {
+            String t = token.strip().replaceFirst("^[\\^\\\\]", "");
+            if (t.isEmpty() || !(present.contains(t) || aliasPresent(t, present))) {
+                throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "UCX transport '" + t + "' (ucx:" + tls
+                        + ") is not available here; available: " + available(resources));
+            }
+        }
+    }
+
+    /** UCX_TLS aliases: all; sm/shm/mm for the shared-memory transports; ib, rc, ud, dc, cuda, ... by prefix. */
+    private static boolean aliasPresent(String alias, TreeSet<String> present) {
+        return switch (alias) {
+            case "all" -> true;
+            case "sm", "shm", "mm" -> present.stream().anyMatch(List.of("posix", "sysv", "xpmem", "cma", "knem")::contains);
+            case "ib" -> present.stream().anyMatch(p -> p.startsWith("rc") || p.startsWith("ud") || p.startsWith("dc"));
+            default -> present.stream().anyMatch(p -> p.startsWith(alias + "_"));
+        };
+    }
+
+    private static String available(List<UcpResources.Resource> resources) {
+        return String.join(", ", new TreeSet<>(resources.stream().map(UcpResources.Resource::transport).toList()));
+    }
+
+    private static String devicesFor(String tls, List<UcpResources.Resource> resources) {
+        List<String> names = List.of(tls.split(","));
+        return String.join(",", resources.stream()
+                .filter(r -> names.contains(r.transport()) || names.contains("all"))
+                .map(r -> r.transport() + "/" + r.device()).toList());
+    }
+
+    static boolean isLoopback(String node) {
+        return node.startsWith("127.") || node.equals("::1") || node.equals("localhost");
+    }
+
+    private void modify(MemorySegment config, String key, String value) {
+        Ucs.check(ucp_config_modify(config, arena.allocateFrom(key), arena.allocateFrom(value)),
+                "ucp_config_modify(" + key + "=" + value + ")");
+    }
+
+    private MemorySegment map(MemorySegment buffer) {
+        MemorySegment params = arena.allocate(ucp_mem_map_params.layout());
+        ucp_mem_map_params.field_mask(params, UCP_MEM_MAP_PARAM_FIELD_ADDRESS() | UCP_MEM_MAP_PARAM_FIELD_LENGTH());
+        ucp_mem_map_params.address(params, buffer);
+        ucp_mem_map_params.length(params, buffer.byteSize());
+        MemorySegment out = arena.allocate(ADDRESS);
+        Ucs.check(ucp_mem_map(context, params, out), "ucp_mem_map");
+        return out.get(ADDRESS, 0);
+    }
+
+    /** A request param with no callback: completion is polled, never called back into Java. */
+    private MemorySegment requestParam(MemorySegment memh) {
+        MemorySegment param = arena.allocate(ucp_request_param_t.layout());
+        ucp_request_param_t.op_attr_mask(param, UCP_OP_ATTR_FIELD_MEMH());
+        ucp_request_param_t.memh(param, memh);
+        return param;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    @Override
+    public long maxMessageSize() {
+        return Long.MAX_VALUE; // UCP tag messages have no size limit
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return address.clone();
+    }
+
+    @Override
+    public void connect(byte[] peerAddress) {
+        MemorySegment params = arena.allocate(ucp_ep_params.layout());
+        ucp_ep_params.field_mask(params, UCP_EP_PARAM_FIELD_REMOTE_ADDRESS() | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE());
+        ucp_ep_params.address(params, arena.allocateFrom(JAVA_BYTE, peerAddress));
+        // Over a network, PEER mode turns a dead peer into failed requests (without it UCX may
+        // abort the process). Shared-memory transports do not support PEER mode; there a dead
+        // peer simply stops answering and pattern.Await's timeout reports it.
+        ucp_ep_params.err_mode(params, overNetwork ? UCP_ERR_HANDLING_MODE_PEER() : UCP_ERR_HANDLING_MODE_NONE());
+        MemorySegment out = arena.allocate(ADDRESS);
+        try {
+            Ucs.check(ucp_ep_create(worker, params, out), "ucp_ep_create");
+        } catch (UcxException e) {
+            throw TransportException.error(name + ": " + e.getMessage());
+        }
+        ep = out.get(ADDRESS, 0);
+        epAddress = ep.address();
+    }
+
+    @Override
+    public MemorySegment sendBuffer() {
+        return sendBuf;
+    }
+
+    @Override
+    public MemorySegment recvBuffer() {
+        return recvBuf;
+    }
+
+    @Override
+    public void postRecv(long bytes) {
+        long request = UcpHotPath.tagRecv(workerAddress, recvBufAddress, bytes, TAG, TAG_MASK, recvParamAddress);
+        if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_recv_nbx", Ucs.ptrStatus(request));
+        recvRequests[(int) (recvsPosted++ % depth)] = request;
+    }
+
+    @Override
+    public void postSend(long bytes) {
+        long request = UcpHotPath.tagSend(epAddress, sendBufAddress, bytes, TAG, sendParamAddress);
+        if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_send_nbx", Ucs.ptrStatus(request));
+        sendRequests[(int) (sendsPosted++ % depth)] = request;
+    }
+
+    @Override
+    public void progress() {
+        UcpHotPath.progress(workerAddress);
+        while (recvsCompleted < recvsPosted && done(recvRequests, recvsCompleted, "receive")) recvsCompleted++;
+        while (sendsCompleted < sendsPosted && done(sendRequests, sendsCompleted, "send")) sendsCompleted++;
+    }
+
+    /** Whether operation {@code index} of a ring has completed; frees its request if so. */
+    private boolean done(long[] ring, long index, String what) {
+        int slot = (int) (index % depth);
+        long request = ring[slot];
+        if (request == 0) return true; // completed in the posting call
+        byte status = UcpHotPath.checkStatus(request);
+        if (status == Ucs.INPROGRESS) return false;
+        UcpHotPath.free(request);
+        ring[slot] = 0;
+        if (status != Ucs.OK) throw failed(what, status);
+        return true;
+    }
+
+    private TransportException failed(String what, byte status) {
+        return TransportException.error(name + " " + what + " failed: " + Ucs.string(status));
+    }
+
+    @Override
+    public long sendsCompleted() {
+        return sendsCompleted;
+    }
+
+    @Override
+    public long recvsCompleted() {
+        return recvsCompleted;
+    }
+
+    @Override
+    public void close() {
+        if (!worker.equals(MemorySegment.NULL)) {
+            cancelOutstanding(recvRequests, recvsCompleted, recvsPosted);
+            cancelOutstanding(sendRequests, sendsCompleted, sendsPosted);
+            if (!ep.equals(MemorySegment.NULL)) closeEndpoint();
+        }
+        if (!context.equals(MemorySegment.NULL)) {
+            if (!sendMemh.equals(MemorySegment.NULL)) ucp_mem_unmap(context, sendMemh);
+            if (!recvMemh.equals(MemorySegment.NULL)) ucp_mem_unmap(context, recvMemh);
+        }
+        if (!worker.equals(MemorySegment.NULL)) ucp_worker_destroy(worker);
+        if (!context.equals(MemorySegment.NULL)) ucp_cleanup(context);
+        worker = ep = context = MemorySegment.NULL;
+        if (arena.scope().isAlive()) arena.close();
+    }
+
+    private void cancelOutstanding(long[] ring, long from, long to) {
+        for (long i = from; i < to; i++) {
+            long request = ring[(int) (i % depth)];
+            if (request == 0) continue;
+            ucp_request_cancel(worker, MemorySegment.ofAddress(request));
+            for (int spin = 0; spin < 1_000_000 && UcpHotPath.checkStatus(request) == Ucs.INPROGRESS; spin++) {
+                UcpHotPath.progress(workerAddress);
+            }
+            UcpHotPath.free(request);
+            ring[(int) (i % depth)] = 0;
+        }
+    }
+
+    /** ucp_ep_close_nbx with FORCE: the peer may already be gone, so no flush handshake. */
+    private void closeEndpoint() {
+        MemorySegment param = arena.allocate(ucp_request_param_t.layout());
+        ucp_request_param_t.op_attr_mask(param, UCP_OP_ATTR_FIELD_FLAGS());
+        ucp_request_param_t.flags(param, UCP_EP_CLOSE_FLAG_FORCE());
+        long request = ucp_ep_close_nbx(ep, param).address();
+        if (Ucs.ptrIsPtr(request)) {
+            for (int spin = 0; spin < 1_000_000 && UcpHotPath.checkStatus(request) == Ucs.INPROGRESS; spin++) {
+                UcpHotPath.progress(workerAddress);
+            }
+            UcpHotPath.free(request);
+        }
+    }
+}
