@@ -10,26 +10,37 @@ import picocli.CommandLine.Option;
 
 /** `fabprobe clock`: which clock fabprobe times with, and how good it is (PARKBENCH TICK1/TICK2). */
 @Command(name = "clock", mixinStandardHelpOptions = true,
-        description = "Shows the clock used for timing: TSC or fallback, tick rate, read cost, resolution.")
+        description = "Shows the clock used for timing (TSC, or the CLOCK_MONOTONIC fallback and why), "
+                + "its tick rate, read cost and resolution (TICK1) and drift (TICK2).")
 final class ClockCommand implements Callable<Integer> {
-    @Option(names = "--json", description = "Print the facts as JSON.")
+    @Option(names = "--json", description = "Print the facts as one JSON object (the \"clock\" object of a report).")
     boolean json;
 
     @Override
     public Integer call() {
         ClockFacts f = Clock.facts();
-        if (json) {
-            System.out.println(Json.write(Json.clock(f)));
-            return 0;
-        }
-        System.out.printf(Locale.ROOT, "source          %s%s%n", f.source(),
-                f.fallbackReason().isEmpty() ? "" : " (" + f.fallbackReason() + ")");
-        System.out.printf(Locale.ROOT, "tick rate       %.6f GHz (calibrated against CLOCK_MONOTONIC in %.1f ms)%n",
-                f.ticksPerNs(), f.calibrationMs());
-        System.out.printf(Locale.ROOT, "invariant TSC   constant_tsc=%s nonstop_tsc=%s%n", f.constantTsc(), f.nonstopTsc());
-        System.out.printf(Locale.ROOT, "read cost       %.2f ns   (TICK1: mean of back-to-back reads)%n", f.readCostNs());
-        System.out.printf(Locale.ROOT, "resolution      %.2f ns   (TICK1: smallest non-zero step)%n", f.resolutionNs());
-        System.out.printf(Locale.ROOT, "TICK2           %+.1f ppm against CLOCK_MONOTONIC over 50 ms%n", f.tick2ErrorPpm());
+        System.out.print(json ? Json.write(Json.clock(f)) : table(f));
         return 0;
+    }
+
+    private static String table(ClockFacts f) {
+        boolean tsc = f.fallbackReason().isEmpty();
+        return row("source", f.source(), tsc ? "rdtsc from a mapped page" : f.fallbackReason())
+                + row("tick rate", format("%.6f GHz", f.ticksPerNs()), tsc
+                        ? format("calibrated against CLOCK_MONOTONIC in %.1f ms", f.calibrationMs())
+                        : "System.nanoTime counts ns")
+                + row("TSC", f.constantTsc() && f.nonstopTsc() ? "invariant" : "not invariant",
+                        format("constant_tsc=%s nonstop_tsc=%s", f.constantTsc(), f.nonstopTsc()))
+                + row("read cost", format("%.2f ns", f.readCostNs()), "TICK1: mean of back-to-back reads")
+                + row("resolution", format("%.2f ns", f.resolutionNs()), "TICK1: smallest non-zero step between reads")
+                + row("TICK2", format("%+.1f ppm", f.tick2ErrorPpm()), "0.1 s timed by this clock vs CLOCK_MONOTONIC");
+    }
+
+    private static String row(String name, String value, String note) {
+        return format("%-11s %-14s %s%n", name, value, note);
+    }
+
+    private static String format(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
     }
 }

@@ -1,6 +1,7 @@
 package org.fabprobe.clock;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -8,81 +9,97 @@ import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The time source of every timing loop: the CPU's time-stamp counter where it is usable,
  * else System.nanoTime (CLOCK_MONOTONIC). Which one, and why, is in {@link #facts()}.
  *
- * <p>rdtsc is reached without a C compiler or a shipped library: at start-up ten bytes of
- * machine code ({@code rdtsc; shl rdx,32; or rax,rdx; ret}) are written into a page that is
- * then made executable, and a critical downcall handle points at it. The page lives as long
- * as the process. No lfence: a ping-pong interval spans hundreds of ns of dependent memory
- * traffic, so out-of-order skew of a few cycles is below the resolution that matters, and
- * the fence would double the read cost.
+ * <p>rdtsc is reached without a C compiler or a shipped library: at class initialization ten
+ * bytes of machine code are written into an anonymous page, the page is made read+execute, and
+ * a critical downcall handle points at it. The TSC is used only when it is invariant
+ * (constant_tsc and nonstop_tsc), the page can be made executable, and the calibration against
+ * CLOCK_MONOTONIC gives a plausible rate; otherwise the reason is kept in
+ * {@link ClockFacts#fallbackReason()}. {@code -Dfabprobe.clock=nanotime} (or the environment
+ * variable {@code FABPROBE_CLOCK=nanotime}) forces the fallback.
  */
 public final class Clock {
-    /** rdtsc; shl rdx, 32; or rax, rdx; ret */
+    /**
+     * {@code rdtsc; shl rdx,32; or rax,rdx; ret}. No lfence in front: measured on an AMD EPYC
+     * (JDK 25) a read costs 11.4 ns without it and 23.8 ns with it, over the 12 ns budget. A
+     * ping-pong interval spans hundreds of ns of dependent memory traffic, so letting rdtsc
+     * move a few cycles out of order costs less accuracy than the fence's read cost would.
+     */
     private static final byte[] RDTSC_CODE = {0x0F, 0x31, 0x48, (byte) 0xC1, (byte) 0xE2, 0x20, 0x48, 0x09,
             (byte) 0xD0, (byte) 0xC3};
+    /** Rates an invariant TSC can have; outside them the calibration went wrong. */
+    private static final double MIN_TICKS_PER_NS = 0.3, MAX_TICKS_PER_NS = 10;
+    /** 0.1 %: 1 ns on a 1 us latency, less than one clock read. */
+    private static final double MAX_CALIBRATION_ERROR = 1e-3;
+    private static final long CALIBRATION_START_NS = 8_000_000, CALIBRATION_GAP_NS = 10_000_000,
+            CALIBRATION_END_NS = 4_000_000;
+    /** facts(): 0.1 s, so TICK1 sees now() compiled by C2 (after about 40 ms on an idle 2-core VM). */
+    private static final long FACTS_NS = 100_000_000, PAIR_NS = 2_000_000;
+    private static final int TICK1_BATCH = 20_000, MIN_PAIR_SAMPLES = 1_000;
 
+    private static final boolean CONSTANT_TSC, NONSTOP_TSC;
     private static final String FALLBACK_REASON;
-    private static final MethodHandle RDTSC;
     private static final boolean USE_TSC;
-    private static final double TICKS_PER_NS;
-    private static final double NS_PER_TICK;
-    private static final double CALIBRATION_MS;
-    private static final boolean CONSTANT_TSC;
-    private static final boolean NONSTOP_TSC;
+    /** The mapped rdtsc code, or System.nanoTime in the fallback so that TICK2 times either clock alike. */
+    private static final MethodHandle RDTSC;
+    private static final double TICKS_PER_NS, NS_PER_TICK, CALIBRATION_MS;
 
     static {
-        String flags = cpuFlags();
-        CONSTANT_TSC = flags.contains(" constant_tsc ");
-        NONSTOP_TSC = flags.contains(" nonstop_tsc ");
-        String reason = tscUnusableReason();
+        Set<String> flags = cpuFlags();
+        CONSTANT_TSC = flags.contains("constant_tsc");
+        NONSTOP_TSC = flags.contains("nonstop_tsc");
+        String forced = System.getProperty("fabprobe.clock", Objects.requireNonNullElse(System.getenv("FABPROBE_CLOCK"), ""));
+        String reason = tscUnusableReason(forced, System.getProperty("os.arch"), System.getProperty("os.name"), flags);
         MethodHandle rdtsc = null;
+        double ticksPerNs = 1.0, calibrationMs = 0;
         if (reason.isEmpty()) {
             try {
-                rdtsc = executable(RDTSC_CODE);
+                rdtsc = mapRdtsc();
+                long start = System.nanoTime();
+                Calibration c = calibrate(rdtsc);
+                calibrationMs = (System.nanoTime() - start) / 1e6;
+                ticksPerNs = c.ticksPerNs();
+                if (!(ticksPerNs > MIN_TICKS_PER_NS && ticksPerNs < MAX_TICKS_PER_NS)) {
+                    reason = String.format(Locale.ROOT, "TSC calibration implausible (%.3f GHz)", ticksPerNs);
+                } else if (c.maxError() > MAX_CALIBRATION_ERROR) {
+                    reason = String.format(Locale.ROOT, "TSC calibration too noisy (up to %.0f ppm)", c.maxError() * 1e6);
+                }
             } catch (Throwable t) {
-                reason = "cannot map executable rdtsc code: " + t.getMessage();
+                reason = "cannot run rdtsc from a mapped page: " + t;
             }
         }
-        double ticksPerNs = 1.0;
-        long calibrationStart = System.nanoTime();
-        if (rdtsc != null) {
-            ticksPerNs = calibrate(rdtsc);
-            if (!(ticksPerNs > 0.1 && ticksPerNs < 20)) {
-                reason = String.format(Locale.ROOT, "TSC calibration implausible (%.3f GHz)", ticksPerNs);
-                rdtsc = null;
-                ticksPerNs = 1.0;
-            }
-        }
-        CALIBRATION_MS = (System.nanoTime() - calibrationStart) / 1e6;
         FALLBACK_REASON = reason;
-        USE_TSC = rdtsc != null;
-        RDTSC = rdtsc != null ? rdtsc : nanoTimeHandle();
-        TICKS_PER_NS = ticksPerNs;
-        NS_PER_TICK = 1.0 / ticksPerNs;
+        USE_TSC = reason.isEmpty();
+        RDTSC = USE_TSC ? rdtsc : nanoTimeHandle();
+        TICKS_PER_NS = USE_TSC ? ticksPerNs : 1.0;
+        NS_PER_TICK = 1.0 / TICKS_PER_NS;
+        CALIBRATION_MS = calibrationMs;
     }
-
-    private static volatile ClockFacts facts;
 
     private Clock() {}
 
-    /** The time in ticks. Hot path: allocation-free, a few ns on the TSC. */
+    /** The time in ticks. Hot path: allocation-free; the branch is folded by the JIT. */
     public static long now() {
-        if (USE_TSC) {
-            try {
-                return (long) RDTSC.invokeExact();
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
+        try {
+            return USE_TSC ? (long) RDTSC.invokeExact() : System.nanoTime();
+        } catch (Throwable t) {
+            throw new AssertionError(t); // the mapped code cannot throw
         }
-        return System.nanoTime();
     }
 
     public static double toNs(long ticks) {
@@ -97,128 +114,146 @@ public final class Clock {
         return NS_PER_TICK;
     }
 
-    public static boolean usesTsc() {
-        return USE_TSC;
-    }
-
-    /** TICK1 / TICK2 and the rest, measured once on first use (about 60 ms). */
+    /** TICK1, TICK2 and the rest, measured on first use (about 0.1 s) and then cached. */
     public static ClockFacts facts() {
-        ClockFacts f = facts;
-        if (f == null) {
-            synchronized (Clock.class) {
-                if (facts == null) facts = measureFacts();
-                f = facts;
-            }
-        }
-        return f;
+        return Facts.FACTS;
     }
 
+    /** Holder: class initialization makes the measurement lazy and once-only. */
+    private static final class Facts {
+        static final ClockFacts FACTS = measureFacts();
+    }
+
+    /**
+     * PARKBENCH TICK1 and TICK2 in one pass of about 0.1 s: TICK2 times the interval in which
+     * TICK1 runs, with this clock and with CLOCK_MONOTONIC.
+     */
     private static ClockFacts measureFacts() {
-        // TICK1: read cost = mean of back-to-back reads; resolution = smallest non-zero step
-        int reads = 200_000;
-        long minStep = Long.MAX_VALUE;
-        for (int warm = 0; warm < 3; warm++) {
-            long previous = now();
-            long start = previous;
-            for (int i = 0; i < reads; i++) {
-                long t = now();
-                long step = t - previous;
-                if (step > 0 && step < minStep) minStep = step;
-                previous = t;
-            }
-            if (warm == 2) {
-                double readCostNs = toNs(previous - start) / reads;
-                double tick2 = tick2ErrorPpm();
-                return new ClockFacts(USE_TSC ? "tsc" : "nanotime", FALLBACK_REASON, TICKS_PER_NS, CONSTANT_TSC,
-                        NONSTOP_TSC, readCostNs, toNs(minStep), tick2, CALIBRATION_MS);
-            }
-        }
-        throw new AssertionError();
-    }
-
-    /** TICK2: an interval timed by this clock and by CLOCK_MONOTONIC, in ppm. */
-    private static double tick2ErrorPpm() {
-        long ns0 = System.nanoTime(), t0 = now();
-        long end = ns0 + 50_000_000L;
-        while (System.nanoTime() < end) Thread.onSpinWait();
-        long ns1 = System.nanoTime(), t1 = now();
-        return (toNs(t1 - t0) - (ns1 - ns0)) / (ns1 - ns0) * 1e6;
-    }
-
-    /** Ticks per ns over ~20 ms against CLOCK_MONOTONIC, each end taken at the tightest bracket. */
-    private static double calibrate(MethodHandle rdtsc) {
-        long[] start = bracket(rdtsc);
-        long until = System.nanoTime() + 20_000_000L;
-        while (System.nanoTime() < until) Thread.onSpinWait();
-        long[] end = bracket(rdtsc);
-        return (double) (end[1] - start[1]) / (end[0] - start[0]);
-    }
-
-    /** {nanoTime, tsc} read as close together as 50 tries allow. */
-    private static long[] bracket(MethodHandle rdtsc) {
-        long bestWidth = Long.MAX_VALUE;
-        long[] best = new long[2];
-        for (int i = 0; i < 50; i++) {
-            try {
-                long before = System.nanoTime();
-                long tsc = (long) rdtsc.invokeExact();
-                long after = System.nanoTime();
-                if (after - before < bestWidth) {
-                    bestWidth = after - before;
-                    best[0] = before + (after - before) / 2;
-                    best[1] = tsc;
+        try {
+            Pair start = tightestPair(RDTSC, PAIR_NS);
+            // TICK1: batches of back-to-back reads. The cheapest batch is the steady state: the
+            // first ones run before the JIT has compiled now(), some are hit by interrupts.
+            double readCostNs = Double.MAX_VALUE;
+            long minStep = Long.MAX_VALUE;
+            long end = start.ns() + FACTS_NS;
+            do {
+                long first = now(), previous = first;
+                for (int i = 0; i < TICK1_BATCH; i++) {
+                    long t = now();
+                    long step = t - previous;
+                    if (step > 0 && step < minStep) minStep = step;
+                    previous = t;
                 }
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
+                readCostNs = Math.min(readCostNs, toNs(previous - first) / TICK1_BATCH);
+            } while (System.nanoTime() - end < 0);
+            Pair stop = tightestPair(RDTSC, PAIR_NS);
+            double referenceNs = stop.ns() - start.ns();
+            double tick2ErrorPpm = (toNs(stop.ticks() - start.ticks()) - referenceNs) / referenceNs * 1e6;
+            return new ClockFacts(USE_TSC ? "tsc" : "nanotime", FALLBACK_REASON, TICKS_PER_NS, CONSTANT_TSC,
+                    NONSTOP_TSC, readCostNs, toNs(minStep), tick2ErrorPpm, CALIBRATION_MS);
+        } catch (Throwable t) {
+            throw new AssertionError(t); // RDTSC already ran during calibration
         }
-        return best;
     }
 
-    private static String tscUnusableReason() {
-        String forced = System.getProperty("fabprobe.clock", System.getenv().getOrDefault("FABPROBE_CLOCK", ""));
+    /** The calibrated rate, and the worst relative error the two brackets' widths allow. */
+    private record Calibration(double ticksPerNs, double maxError) {}
+
+    /**
+     * Ticks per ns against CLOCK_MONOTONIC, in about 25 ms. The first window also warms up the
+     * bracket loop: its tightest pair comes from compiled code, as does the end pair, so the
+     * two brackets are alike and their midpoints are off by about the same amount.
+     */
+    private static Calibration calibrate(MethodHandle rdtsc) throws Throwable {
+        // the first call links the handle (milliseconds, kept out of the brackets) and tries the code
+        if ((long) rdtsc.invokeExact() <= 0) throw new IllegalStateException("rdtsc read no time");
+        Pair start = tightestPair(rdtsc, CALIBRATION_START_NS);
+        waitUntil(System.nanoTime() + CALIBRATION_GAP_NS);
+        Pair end = tightestPair(rdtsc, CALIBRATION_END_NS);
+        double spanNs = end.ns() - start.ns();
+        return new Calibration((end.ticks() - start.ticks()) / spanNs, (start.widthNs() + end.widthNs()) / 2.0 / spanNs);
+    }
+
+    /** A CLOCK_MONOTONIC instant and the ticks read at it, known to within widthNs. */
+    private record Pair(long ns, long ticks, long widthNs) {}
+
+    /**
+     * The tightest nanoTime / clock / nanoTime bracket seen in {@code forNs} (and at least
+     * {@value #MIN_PAIR_SAMPLES} tries, for a slow or preempted start), read at its midpoint.
+     */
+    private static Pair tightestPair(MethodHandle clock, long forNs) throws Throwable {
+        long bestWidth = Long.MAX_VALUE, bestNs = 0, bestTicks = 0;
+        long end = System.nanoTime() + forNs, after;
+        int tries = 0;
+        do {
+            long before = System.nanoTime();
+            long ticks = (long) clock.invokeExact();
+            after = System.nanoTime();
+            if (after - before < bestWidth) {
+                bestWidth = after - before;
+                bestNs = before + bestWidth / 2;
+                bestTicks = ticks;
+            }
+        } while (++tries < MIN_PAIR_SAMPLES || after - end < 0);
+        return new Pair(bestNs, bestTicks, bestWidth);
+    }
+
+    /** Sleeps (parkNanos may wake early, hence the loop): idles the CPU instead of spinning on it. */
+    private static void waitUntil(long deadlineNs) {
+        for (long left; (left = deadlineNs - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+    }
+
+    /** Why the TSC cannot be used here, or "" if it may be. */
+    static String tscUnusableReason(String forced, String arch, String os, Set<String> cpuFlags) {
         if (forced.equals("nanotime")) return "forced by fabprobe.clock=nanotime";
-        String arch = System.getProperty("os.arch");
         if (!arch.equals("amd64") && !arch.equals("x86_64")) return "no x86 TSC on " + arch;
-        if (!System.getProperty("os.name").equals("Linux")) return "TSC support is Linux-only";
-        if (!CONSTANT_TSC || !NONSTOP_TSC) return "TSC not invariant (constant_tsc/nonstop_tsc missing in /proc/cpuinfo)";
+        if (!os.equals("Linux")) return "TSC support is Linux-only, not " + os;
+        if (!cpuFlags.contains("constant_tsc") || !cpuFlags.contains("nonstop_tsc")) {
+            return "TSC not invariant (constant_tsc/nonstop_tsc missing in /proc/cpuinfo)";
+        }
         return "";
     }
 
-    private static String cpuFlags() {
+    /** The flags of the first CPU in /proc/cpuinfo (all CPUs of a machine share them); empty if unreadable. */
+    private static Set<String> cpuFlags() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-                    .filter(l -> l.startsWith("flags"))
-                    .findFirst().map(l -> " " + l.substring(l.indexOf(':') + 1).trim() + " ").orElse(" ");
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("flags")) return Set.copyOf(Arrays.asList(line.substring(line.indexOf(':') + 1).split(" ")));
+            }
         } catch (IOException e) {
-            return " ";
+            // not Linux, or /proc not mounted: no flags
         }
+        return Set.of();
     }
 
-    /** Copies {@code code} into a fresh page, makes it read+execute, and returns a downcall to it. */
-    private static MethodHandle executable(byte[] code) throws Throwable {
+    /**
+     * Copies the rdtsc code into a fresh anonymous page, makes it read+execute (never writable
+     * and executable at once) and returns a critical downcall to it. The page is never unmapped:
+     * the handle lives in a static final field and is callable until the process exits (if
+     * mprotect fails, the 4 KiB stay mapped too, once per process).
+     */
+    private static MethodHandle mapRdtsc() throws Throwable {
         Linker linker = Linker.nativeLinker();
-        var libc = linker.defaultLookup();
+        SymbolLookup libc = linker.defaultLookup();
         MethodHandle mmap = linker.downcallHandle(libc.find("mmap").orElseThrow(),
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
         MethodHandle mprotect = linker.downcallHandle(libc.find("mprotect").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
         int protRead = 1, protWrite = 2, protExec = 4, mapPrivate = 2, mapAnonymous = 0x20;
-        long pageSize = 4096;
-        MemorySegment page = (MemorySegment) mmap.invokeExact(MemorySegment.NULL, pageSize, protRead | protWrite,
+        long length = 4096; // mmap rounds up to the real page size
+        MemorySegment page = (MemorySegment) mmap.invokeExact(MemorySegment.NULL, length, protRead | protWrite,
                 mapPrivate | mapAnonymous, -1, 0L);
-        if (page.address() == -1L || page.equals(MemorySegment.NULL)) throw new IllegalStateException("mmap failed");
-        MemorySegment.copy(MemorySegment.ofArray(code), 0, page.reinterpret(pageSize), 0, code.length);
-        if ((int) mprotect.invokeExact(page, pageSize, protRead | protExec) != 0) {
-            throw new IllegalStateException("mprotect(PROT_EXEC) refused");
+        if (page.address() == -1L) throw new IllegalStateException("mmap refused an anonymous page");
+        MemorySegment.copy(RDTSC_CODE, 0, page.reinterpret(length), JAVA_BYTE, 0, RDTSC_CODE.length);
+        if ((int) mprotect.invokeExact(page, length, protRead | protExec) != 0) {
+            throw new IllegalStateException("mprotect(PROT_READ|PROT_EXEC) refused");
         }
         return linker.downcallHandle(page, FunctionDescriptor.of(JAVA_LONG), Linker.Option.critical(false));
     }
 
     private static MethodHandle nanoTimeHandle() {
         try {
-            return java.lang.invoke.MethodHandles.lookup().findStatic(System.class, "nanoTime",
-                    java.lang.invoke.MethodType.methodType(long.class));
+            return MethodHandles.lookup().findStatic(System.class, "nanoTime", MethodType.methodType(long.class));
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }

@@ -7,73 +7,92 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.util.stream.IntStream;
 
-/** Pins the calling thread to one CPU with sched_setaffinity, through FFM. */
+/** CPU pinning of the calling thread: sched_setaffinity / sched_getaffinity through FFM. */
 public final class CpuAffinity {
-    private static final int MASK_BYTES = 128; // cpu_set_t: 1024 CPUs
+    /** A glibc cpu_set_t: 1024 CPUs in 16 longs (longs, so bit n is CPU n on any byte order). */
+    private static final int MASK_WORDS = 16, MAX_CPUS = MASK_WORDS * 64;
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle SET = handle("sched_setaffinity");
-    private static final MethodHandle GET = handle("sched_getaffinity");
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
-            FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final StructLayout CAPTURED = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURED.varHandle(PathElement.groupElement("errno"));
+    private static final MethodHandle SET_AFFINITY = affinityCall("sched_setaffinity");
+    private static final MethodHandle GET_AFFINITY = affinityCall("sched_getaffinity");
+    private static final MethodHandle STRERROR = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private CpuAffinity() {}
 
-    private static MethodHandle handle(String name) {
+    /** int sched_[sg]etaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask), errno captured. */
+    private static MethodHandle affinityCall(String name) {
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.captureCallState("errno"));
     }
 
-    /** Pins the calling thread (pid 0 = this thread) to {@code cpu}. */
+    /** Pins the calling thread to {@code cpu}; IllegalArgumentException says why not. */
     public static void pinCurrentThread(int cpu) {
-        if (cpu < 0 || cpu >= MASK_BYTES * 8) {
-            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": out of range 0.." + (MASK_BYTES * 8 - 1));
+        if (cpu < 0 || cpu >= MAX_CPUS) {
+            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": not in 0-" + (MAX_CPUS - 1)
+                    + ", the range of a cpu_set_t (allowed: " + cpuList(allowedCpus()) + ")");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = arena.allocate(CAPTURE);
-            MemorySegment mask = arena.allocate(MASK_BYTES);
-            mask.set(java.lang.foreign.ValueLayout.JAVA_BYTE, cpu / 8, (byte) (1 << (cpu % 8)));
-            int rc = (int) SET.invokeExact(errno, 0, (long) MASK_BYTES, mask);
-            if (rc != 0) {
-                throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": "
-                        + strerror((int) ERRNO.get(errno, 0L)) + " (allowed: " + describe(allowedCpus()) + ")");
+            MemorySegment mask = arena.allocate(JAVA_LONG, MASK_WORDS);
+            mask.setAtIndex(JAVA_LONG, cpu / 64, 1L << (cpu % 64));
+            int errno = callOnThisThread(SET_AFFINITY, mask, arena);
+            if (errno != 0) {
+                throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": " + strerror(errno)
+                        + " (allowed: " + cpuList(allowedCpus()) + ")");
             }
-        } catch (IllegalArgumentException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("sched_setaffinity failed", t);
         }
     }
 
-    /** The CPUs this thread may run on. */
+    /** The CPUs the calling thread may run on, ascending. */
     public static int[] allowedCpus() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = arena.allocate(CAPTURE);
-            MemorySegment mask = arena.allocate(MASK_BYTES);
-            int rc = (int) GET.invokeExact(errno, 0, (long) MASK_BYTES, mask);
-            if (rc != 0) throw new IllegalStateException("sched_getaffinity: " + strerror((int) ERRNO.get(errno, 0L)));
-            return IntStream.range(0, MASK_BYTES * 8)
-                    .filter(cpu -> (mask.get(java.lang.foreign.ValueLayout.JAVA_BYTE, cpu / 8) & (1 << (cpu % 8))) != 0)
+            MemorySegment mask = arena.allocate(JAVA_LONG, MASK_WORDS);
+            int errno = callOnThisThread(GET_AFFINITY, mask, arena);
+            if (errno != 0) throw new IllegalStateException("sched_getaffinity: " + strerror(errno));
+            return IntStream.range(0, MAX_CPUS)
+                    .filter(cpu -> (mask.getAtIndex(JAVA_LONG, cpu / 64) & (1L << (cpu % 64))) != 0)
                     .toArray();
-        } catch (IllegalStateException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("sched_getaffinity failed", t);
         }
     }
 
-    private static String describe(int[] cpus) {
-        return String.join(",", IntStream.of(cpus).mapToObj(Integer::toString).toList());
+    /** Runs a sched_[sg]etaffinity handle for pid 0, the calling thread; returns 0 or errno. */
+    private static int callOnThisThread(MethodHandle affinity, MemorySegment mask, Arena arena) {
+        MemorySegment state = arena.allocate(CAPTURED);
+        try {
+            int rc = (int) affinity.invokeExact(state, 0, mask.byteSize(), mask);
+            return rc == 0 ? 0 : (int) ERRNO.get(state, 0L);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
-    private static String strerror(int errno) throws Throwable {
-        return ((MemorySegment) STRERROR.invokeExact(errno)).reinterpret(256).getString(0);
+    /** strerror's text: a constant string for the errnos these calls return. */
+    private static String strerror(int errno) {
+        try {
+            return ((MemorySegment) STRERROR.invokeExact(errno)).reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The kernel's cpu-list format: "0-3,8". */
+    private static String cpuList(int[] cpus) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < cpus.length; i++) {
+            int first = cpus[i];
+            while (i + 1 < cpus.length && cpus[i + 1] == cpus[i] + 1) i++;
+            if (!out.isEmpty()) out.append(',');
+            out.append(first);
+            if (cpus[i] != first) out.append('-').append(cpus[i]);
+        }
+        return out.toString();
     }
 }

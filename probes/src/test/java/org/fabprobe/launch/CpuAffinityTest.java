@@ -1,31 +1,56 @@
 package org.fabprobe.launch;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
+/** Pinning runs on throwaway threads, so the test runner's own thread stays unpinned. */
 class CpuAffinityTest {
     @Test
-    void pinsToAnAllowedCpuAndRestores() throws InterruptedException {
+    void pinsToAnAllowedCpu() throws InterruptedException {
         int[] allowed = CpuAffinity.allowedCpus();
         assertTrue(allowed.length >= 1);
         int target = allowed[allowed.length - 1];
         int[][] seen = new int[1][];
-        Thread t = new Thread(() -> { // a throwaway thread, so the test runner's stays unpinned
+        assertNull(onFreshThread(() -> {
             CpuAffinity.pinCurrentThread(target);
             seen[0] = CpuAffinity.allowedCpus();
-        });
-        t.start();
-        t.join();
+        }));
         assertArrayEquals(new int[] {target}, seen[0]);
+        assertArrayEquals(allowed, CpuAffinity.allowedCpus(), "only the pinned thread changed");
     }
 
     @Test
-    void impossibleCpusGiveAClearError() {
-        IllegalArgumentException far = assertThrows(IllegalArgumentException.class, () -> CpuAffinity.pinCurrentThread(100_000));
-        assertTrue(far.getMessage().contains("CPU 100000"), far.getMessage());
-        // a CPU inside the mask range that this machine does not have: the kernel says EINVAL
-        IllegalArgumentException absent = assertThrows(IllegalArgumentException.class, () -> CpuAffinity.pinCurrentThread(1000));
-        assertTrue(absent.getMessage().contains("allowed:"), absent.getMessage());
+    void cpuBeyondACpuSetIsRefusedClearly() throws InterruptedException {
+        Throwable e = onFreshThread(() -> CpuAffinity.pinCurrentThread(100_000));
+        assertInstanceOf(IllegalArgumentException.class, e);
+        assertTrue(e.getMessage().startsWith("cannot pin to CPU 100000: "), e.getMessage());
+        assertTrue(e.getMessage().contains("(allowed: "), e.getMessage());
+        assertInstanceOf(IllegalArgumentException.class, onFreshThread(() -> CpuAffinity.pinCurrentThread(-1)));
+    }
+
+    @Test
+    void cpuThisMachineLacksGetsTheKernelsReason() throws InterruptedException {
+        assumeFalse(IntStream.of(CpuAffinity.allowedCpus()).anyMatch(cpu -> cpu == 1023));
+        Throwable e = onFreshThread(() -> CpuAffinity.pinCurrentThread(1023));
+        assertInstanceOf(IllegalArgumentException.class, e);
+        assertTrue(e.getMessage().startsWith("cannot pin to CPU 1023: Invalid argument (allowed: "), e.getMessage());
+    }
+
+    /** Runs {@code action} on a new thread; returns what it threw, or null. */
+    private static Throwable onFreshThread(Runnable action) throws InterruptedException {
+        Throwable[] thrown = new Throwable[1];
+        Thread t = new Thread(() -> {
+            try {
+                action.run();
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        });
+        t.start();
+        t.join();
+        return thrown[0];
     }
 }
