@@ -10,6 +10,8 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.Transports;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bad input ends with one line on stderr and a distinct exit code, never a hang. */
 class BadInputTest {
@@ -60,9 +62,10 @@ class BadInputTest {
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--no-such-option").exitCode());
     }
 
-    @Test
-    void mirrorKilledMidRunGivesTimeoutErrorNotHang() throws Exception {
-        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("pingpong", "-t", "ofi:shm",
+    @ParameterizedTest
+    @ValueSource(strings = {"ofi:shm", "ucx:tcp", "ucx:posix,cma"})
+    void mirrorKilledMidRunGivesTimeoutErrorNotHang(String transport) throws Exception {
+        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("pingpong", "-t", transport,
                 "-s", "8", "-n", "10000000", "--warmup", "0", "--timeout", "1s"));
         ProcessHandle mirror = awaitMirror(Duration.ofSeconds(30));
         Thread.sleep(1500); // let the timed loop run
