@@ -59,6 +59,7 @@ public final class UcxTransport implements Transport {
     private long workerAddress, epAddress, sendBufAddress, recvBufAddress, sendParamAddress, recvParamAddress;
     private final long[] sendRequests, recvRequests;
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
+    private boolean postedSinceLastCheck;
 
     private UcxTransport(String name, TransportOptions options) {
         this.name = name;
@@ -258,6 +259,7 @@ public final class UcxTransport implements Transport {
         long request = UcpHotPath.tagRecv(workerAddress, recvBufAddress, bytes, TAG, TAG_MASK, recvParamAddress);
         if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_recv_nbx", Ucs.ptrStatus(request));
         recvRequests[(int) (recvsPosted++ % depth)] = request;
+        postedSinceLastCheck = true;
     }
 
     @Override
@@ -265,11 +267,15 @@ public final class UcxTransport implements Transport {
         long request = UcpHotPath.tagSend(epAddress, sendBufAddress, bytes, TAG, sendParamAddress);
         if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_send_nbx", Ucs.ptrStatus(request));
         sendRequests[(int) (sendsPosted++ % depth)] = request;
+        postedSinceLastCheck = true;
     }
 
     @Override
     public void progress() {
-        UcpHotPath.progress(workerAddress);
+        // Requests change state only inside a UCP call: when progress found no events and
+        // nothing was posted since the last look, their status cannot have changed.
+        if (UcpHotPath.progress(workerAddress) == 0 && !postedSinceLastCheck) return;
+        postedSinceLastCheck = false;
         while (recvsCompleted < recvsPosted && done(recvRequests, recvsCompleted, "receive")) recvsCompleted++;
         while (sendsCompleted < sendsPosted && done(sendRequests, sendsCompleted, "send")) sendsCompleted++;
     }
