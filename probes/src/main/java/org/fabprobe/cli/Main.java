@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 @Command(name = "fabprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Measures how an interconnect really behaves (latency, overheads, gaps) "
                 + "on libfabric providers, UCX transports and MPI.",
-        subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, MirrorCommand.class,
+        subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
+                MirrorCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

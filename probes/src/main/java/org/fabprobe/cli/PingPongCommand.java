@@ -1,8 +1,6 @@
 package org.fabprobe.cli;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,8 +18,8 @@ import org.fabprobe.report.PingPongReport;
 import org.fabprobe.report.PingPongResult;
 import org.fabprobe.report.RunFacts;
 import org.fabprobe.report.SizePoint;
-import org.fabprobe.transport.TransportOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** `fabprobe pingpong`: the half round-trip sweep and its Hockney fit. */
@@ -31,9 +29,8 @@ import picocli.CommandLine.Option;
 final class PingPongCommand implements Callable<Integer> {
     static final int MAX_REPETITIONS = 10_000_000;
 
-    @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
-            description = "ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:sockets, ofi:verbs, ...). Default: ${DEFAULT-VALUE}")
-    String transport;
+    @Mixin
+    SessionOptions session;
 
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..4M",
             description = "Message sizes: list and/or power-of-two ranges, e.g. 0..4M or 8,64,1K..1M. Default: ${DEFAULT-VALUE}")
@@ -45,40 +42,20 @@ final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "100", description = "Untimed round trips before each size. Default: ${DEFAULT-VALUE}")
     int warmup;
 
-    @Option(names = "--timeout", defaultValue = "5s",
-            description = "Longest wait for the peer before failing (e.g. 500ms, 5s, 1m). Default: ${DEFAULT-VALUE}")
-    String timeout;
-
-    @Option(names = "--cpus", split = ",", description = "Pin measure and mirror to these two CPUs, e.g. 0,1.")
-    int[] cpus;
-
-    @Option(names = "--src-addr", defaultValue = "127.0.0.1",
-            description = "Address socket-based providers bind to (local mode: loopback). Default: ${DEFAULT-VALUE}")
-    String sourceAddress;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout, replacing the table).")
-    Path json;
-
-    @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
-    Path csv;
-
     @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
-        Duration timeoutDuration = Durations.parse(timeout);
         if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
             throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
         }
         if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
-        if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
         PingPong pingPong = new PingPong(sizeList, warmup, repetitions);
-        TransportOptions options = new TransportOptions(sizeList[sizeList.length - 1], 4, timeoutDuration, sourceAddress);
-        SessionSpec spec = new SessionSpec(transport, options, cpus == null ? -1 : cpus[1], "pingpong", pingPong.params());
+        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, "pingpong", pingPong.params());
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
-        double[][] halfRtt = LocalSession.run(spec, cpus == null ? -1 : cpus[0], (t, await, control) -> {
+        double[][] halfRtt = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
             transportFacts.putAll(t.facts());
             return pingPong.measure(t, await, control);
         });
@@ -96,17 +73,12 @@ final class PingPongCommand implements Callable<Integer> {
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
         settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
-        settings.put("timeout_ms", timeoutDuration.toMillis());
-        settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
-        settings.put("source_address", sourceAddress);
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "pingpong", transport, transportFacts, settings,
+        session.recordIn(settings);
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "pingpong", session.transport, transportFacts, settings,
                 HostFacts.collect(), Clock.facts(), startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
 
-        boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
-        if (!machineReadableOnStdout) System.out.print(PingPongReport.table(result));
-        Output.write(json, PingPongReport.json(result));
-        Output.write(csv, PingPongReport.csv(result));
+        session.emit(PingPongReport.table(result), PingPongReport.json(result), PingPongReport.csv(result));
         return 0;
     }
 }

@@ -15,6 +15,7 @@ public final class Patterns {
     public static MirrorHalf mirrorHalf(String name, Map<String, String> params) {
         return switch (name) {
             case "pingpong" -> PingPong.fromParams(params)::mirror;
+            case "stream" -> Stream.fromParams(params)::mirror;
             default -> throw new IllegalArgumentException("unknown pattern '" + name + "'");
         };
     }

@@ -7,16 +7,25 @@ import java.util.Map;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
 
-/** A ping-pong sweep as a terminal table, a JSON document (schema fabprobe.pingpong/1) and CSV. */
+/**
+ * A ping-pong sweep as a terminal table, a JSON document and CSV. Times are ns in JSON and CSV,
+ * µs in the table. Values that do not exist (NaN, e.g. the spread of a single sample) are null
+ * in JSON and empty in CSV; an infinite r_inf (a flat size range, see HockneyFitter) is null in
+ * JSON, with n_half_bytes and r_inf_err_mb_s null too.
+ */
 public final class PingPongReport {
+    public static final String SCHEMA = "fabprobe.pingpong/1";
+
     private PingPongReport() {}
 
     public static String table(PingPongResult r) {
-        StringBuilder b = new StringBuilder();
         RunFacts run = r.run();
-        b.append(String.format(Locale.ROOT, "fabprobe pingpong  %s (%s %s)  clock %s  host %s%n", run.transport(),
-                run.transportFacts().getOrDefault("provider", ""), run.transportFacts().getOrDefault("library", ""),
-                run.clock().source(), run.host().getOrDefault("hostname", "")));
+        StringBuilder b = new StringBuilder();
+        String library = run.transportFacts().getOrDefault("library", "");
+        String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
+                : " (" + run.clock().fallbackReason() + ")");
+        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%n", run.transport(),
+                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().getOrDefault("hostname", "?")));
         b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
                 "median µs", "p99 µs", "MB/s", "outliers"));
         for (SizePoint p : r.points()) {
@@ -24,12 +33,23 @@ public final class PingPongReport {
             b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %12.1f %8d%n", human(p.sizeBytes()),
                     s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, p.bandwidthMBs(), s.outliers()));
         }
-        b.append("half round-trip times; Hockney fit t(n) = t0 + n / r_inf of the medians, per size range:\n");
-        for (HockneyFit f : r.fits()) {
-            b.append(String.format(Locale.ROOT, "  %9s .. %-9s t0 = %.3f ± %.3f µs   r_inf = %s MB/s   n_1/2 = %s B%n",
-                    human(f.fromBytes()), human(f.toBytes()), f.t0Ns() / 1e3, f.t0ErrNs() / 1e3,
-                    Double.isFinite(f.rInfMBs()) ? String.format(Locale.ROOT, "%.0f ± %.0f", f.rInfMBs(), f.rInfErrMBs()) : "∞",
-                    Double.isFinite(f.nHalfBytes()) ? String.format(Locale.ROOT, "%.0f", f.nHalfBytes()) : "∞"));
+        b.append("half round-trip times; MB/s = size / median.\n");
+        if (r.fits().isEmpty()) {
+            b.append("Hockney fit: needs at least 3 sizes.\n");
+        } else {
+            b.append("Hockney fit t(n) = t0 + n / r_inf per size range:\n");
+            b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %8s%n", "range", "t0 µs", "r_inf MB/s",
+                    "n_1/2 B", "rms"));
+            for (HockneyFit f : r.fits()) {
+                String range = human(f.fromBytes()) + " .. " + human(f.toBytes());
+                String t0 = String.format(Locale.ROOT, "%.3f ± %.3f", f.t0Ns() / 1e3, f.t0ErrNs() / 1e3);
+                boolean flat = Double.isInfinite(f.rInfMBs());
+                String rInf = flat ? "∞ (flat)"
+                        : String.format(Locale.ROOT, "%.0f ± %.0f", f.rInfMBs(), f.rInfErrMBs());
+                String nHalf = flat ? "∞" : String.format(Locale.ROOT, "%.0f", f.nHalfBytes());
+                b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %7.2f%%%n", range, t0, rInf, nHalf,
+                        f.rmsRelResidual() * 100));
+            }
         }
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
@@ -52,7 +72,7 @@ public final class PingPongReport {
                     "r_inf_err_mb_s", f.rInfErrMBs(), "n_half_bytes", f.nHalfBytes(),
                     "rms_rel_residual", f.rmsRelResidual()));
         }
-        Map<String, Object> doc = Json.object("schema", "fabprobe.pingpong/1", "tool", run.tool(), "command", run.command(),
+        Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
                 "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
                 "wall_seconds", r.wallSeconds(), "sizes", sizes, "hockney", fits);
@@ -64,17 +84,24 @@ public final class PingPongReport {
                 "size_bytes,repetitions,min_ns,median_ns,p99_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s\n");
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            b.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%.3f%n", p.sizeBytes(), s.count(),
-                    s.min(), s.median(), s.p99(), s.mean(), s.stddev(), s.ci95(), s.outliers(), p.bandwidthMBs()));
+            b.append(p.sizeBytes()).append(',').append(s.count());
+            for (double ns : new double[] {s.min(), s.median(), s.p99(), s.mean(), s.stddev(), s.ci95()}) {
+                b.append(',').append(csvNumber("%.1f", ns));
+            }
+            b.append(',').append(s.outliers()).append(',').append(csvNumber("%.3f", p.bandwidthMBs())).append('\n');
         }
         return b.toString();
     }
 
-    /** 0 B, 8 B, 4 KiB, 1 MiB. */
+    private static String csvNumber(String format, double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, format, value) : "";
+    }
+
+    /** Exact sizes in the largest binary unit that divides them: 0 B, 8 B, 4 KiB, 1 MiB, 1000 B. */
     static String human(long bytes) {
-        if (bytes >= 1 << 30 && bytes % (1 << 30) == 0) return (bytes >> 30) + " GiB";
-        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) return (bytes >> 20) + " MiB";
-        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) return (bytes >> 10) + " KiB";
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + " GiB";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + " MiB";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + " KiB";
         return bytes + " B";
     }
 }

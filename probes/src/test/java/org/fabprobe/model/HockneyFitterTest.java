@@ -7,75 +7,145 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class HockneyFitterTest {
+    /** 0, 1, 2, 4, ..., 4 MiB: the default ping-pong sweep. */
+    private static final long[] SWEEP = powersOfTwo(22);
+
     private static long[] powersOfTwo(int maxExponent) {
         long[] sizes = new long[maxExponent + 2];
         for (int i = 0; i <= maxExponent; i++) sizes[i + 1] = 1L << i;
-        return sizes; // 0, 1, 2, ..., 2^max
+        return sizes;
     }
 
-    /** t in ns for t0 in ns and r_inf in MB/s (= 1e-3 bytes per ns). */
+    /** t in ns for t0 in ns and r_inf in MB/s (1 MB/s = 1e-3 bytes per ns). */
     private static double hockney(long n, double t0, double rInfMBs) {
         return t0 + n / (rInfMBs * 1e-3);
     }
 
-    @Test
-    void recoversKnownParametersUnderNoise() {
-        long[] sizes = powersOfTwo(22);
+    private static double[] line(long[] sizes, double t0, double rInfMBs) {
         double[] times = new double[sizes.length];
+        for (int i = 0; i < sizes.length; i++) times[i] = hockney(sizes[i], t0, rInfMBs);
+        return times;
+    }
+
+    @Test
+    void recoversKnownParametersWithinOnePercentUnderTwoPercentNoise() {
+        double[] times = line(SWEEP, 400, 10_000);
         Random noise = new Random(42);
-        for (int i = 0; i < sizes.length; i++) {
-            times[i] = hockney(sizes[i], 400, 10_000) * (1 + 0.02 * (noise.nextDouble() * 2 - 1));
-        }
-        List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
+        for (int i = 0; i < times.length; i++) times[i] *= 1 + 0.02 * (2 * noise.nextDouble() - 1); // uniform ±2 %
+        List<HockneyFit> fits = HockneyFitter.fit(SWEEP, times);
         assertEquals(1, fits.size(), fits::toString);
         HockneyFit f = fits.get(0);
         assertEquals(400, f.t0Ns(), 4, f::toString);
         assertEquals(10_000, f.rInfMBs(), 100, f::toString);
         assertEquals(f.t0Ns() * f.rInfMBs() * 1e-3, f.nHalfBytes(), 1e-6);
-        assertTrue(f.t0ErrNs() > 0 && f.rInfErrMBs() > 0);
+        assertEquals(0, f.fromBytes());
+        assertEquals(4L << 20, f.toBytes());
+        assertEquals(SWEEP.length, f.points());
+        assertTrue(f.rmsRelResidual() > 0.005 && f.rmsRelResidual() < 0.02, f::toString);
+    }
+
+    @Test
+    void standardErrorsMatchTheActualScatter() {
+        int trials = 400, t0Within = 0, rInfWithin = 0;
+        for (int seed = 0; seed < trials; seed++) {
+            Random noise = new Random(seed);
+            double[] times = line(SWEEP, 400, 10_000);
+            for (int i = 0; i < times.length; i++) times[i] *= 1 + 0.02 * noise.nextGaussian();
+            HockneyFit f = HockneyFitter.fit(SWEEP, times).get(0);
+            if (Math.abs(f.t0Ns() - 400) < f.t0ErrNs()) t0Within++;
+            if (Math.abs(f.rInfMBs() - 10_000) < f.rInfErrMBs()) rInfWithin++;
+        }
+        // one standard error covers 68 % of a normal estimate; allow for 400 trials' own scatter
+        assertEquals(0.68, t0Within / (double) trials, 0.07);
+        assertEquals(0.68, rInfWithin / (double) trials, 0.07);
     }
 
     @Test
     void cleanLineIsNotSplit() {
-        long[] sizes = powersOfTwo(20);
-        double[] times = new double[sizes.length];
-        for (int i = 0; i < sizes.length; i++) times[i] = hockney(sizes[i], 1500, 3000);
-        List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
-        assertEquals(1, fits.size());
+        List<HockneyFit> fits = HockneyFitter.fit(SWEEP, line(SWEEP, 1500, 3000));
+        assertEquals(1, fits.size(), fits::toString);
         assertEquals(1500, fits.get(0).t0Ns(), 1e-6);
         assertEquals(3000, fits.get(0).rInfMBs(), 1e-6);
+        assertEquals(0, fits.get(0).t0ErrNs(), 1e-6);
     }
 
     @Test
-    void protocolSwitchIsLocated() {
-        long[] sizes = powersOfTwo(22);
-        double[] times = new double[sizes.length];
-        Random noise = new Random(7);
-        for (int i = 0; i < sizes.length; i++) {
-            double t = sizes[i] <= 16384 ? hockney(sizes[i], 400, 3000) : hockney(sizes[i], 5000, 9000);
-            times[i] = t * (1 + 0.01 * (noise.nextDouble() * 2 - 1));
+    void noisyLineIsNeverSplit() {
+        for (int seed = 0; seed < 300; seed++) {
+            Random noise = new Random(seed);
+            double[] times = line(SWEEP, 400, 10_000);
+            for (int i = 0; i < times.length; i++) times[i] *= 1 + 0.03 * noise.nextGaussian();
+            List<HockneyFit> fits = HockneyFitter.fit(SWEEP, times);
+            String context = "seed " + seed + ": " + fits;
+            assertEquals(1, fits.size(), context);
         }
-        List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
-        assertTrue(fits.size() >= 2, fits::toString);
-        HockneyFit eager = fits.get(0);
-        HockneyFit rendezvous = fits.get(fits.size() - 1);
-        assertEquals(16384, eager.toBytes(), fits::toString);
-        assertEquals(32768, fits.get(1).fromBytes(), fits::toString);
-        assertEquals(400, eager.t0Ns(), 20);
-        assertEquals(9000, rendezvous.rInfMBs(), 450);
     }
 
     @Test
-    void flatRangeHasInfiniteBandwidthNotNegative() {
+    void protocolSwitchIsSplitAtTheRightSize() {
+        double[] times = new double[SWEEP.length];
+        Random noise = new Random(7);
+        for (int i = 0; i < SWEEP.length; i++) {
+            long n = SWEEP[i];
+            double t = n <= 16384 ? hockney(n, 400, 3000) : hockney(n, 5000, 9000);
+            times[i] = t * (1 + 0.02 * (2 * noise.nextDouble() - 1));
+        }
+        List<HockneyFit> fits = HockneyFitter.fit(SWEEP, times);
+        assertEquals(2, fits.size(), fits::toString);
+        HockneyFit eager = fits.get(0), rendezvous = fits.get(1);
+        assertEquals(0, eager.fromBytes());
+        assertEquals(16384, eager.toBytes(), fits::toString);
+        assertEquals(32768, rendezvous.fromBytes(), fits::toString);
+        assertEquals(4L << 20, rendezvous.toBytes());
+        assertEquals(400, eager.t0Ns(), 8, fits::toString);
+        assertEquals(3000, eager.rInfMBs(), 90, fits::toString);
+        assertEquals(5000, rendezvous.t0Ns(), 250, fits::toString);
+        assertEquals(9000, rendezvous.rInfMBs(), 180, fits::toString);
+    }
+
+    @Test
+    void jumpWithoutSlopeChangeIsSplit() {
+        double[] times = line(SWEEP, 800, 5000);
+        for (int i = 0; i < SWEEP.length; i++) if (SWEEP[i] >= 4096) times[i] += 1500; // rendezvous handshake
+        List<HockneyFit> fits = HockneyFitter.fit(SWEEP, times);
+        assertEquals(2, fits.size(), fits::toString);
+        assertEquals(2048, fits.get(0).toBytes());
+        assertEquals(2300, fits.get(1).t0Ns(), 1e-3);
+    }
+
+    @Test
+    void flatRangeHasInfiniteBandwidthNeverNegativeOrNaN() {
         long[] sizes = {0, 1, 2, 4};
-        double[] times = {300, 300, 300, 300};
+        double[] times = {300, 301, 299, 298}; // slope slightly negative: noise on a latency-bound range
         HockneyFit f = HockneyFitter.fit(sizes, times).get(0);
         assertEquals(Double.POSITIVE_INFINITY, f.rInfMBs());
-        assertEquals(300, f.t0Ns(), 1e-9);
+        assertEquals(Double.POSITIVE_INFINITY, f.nHalfBytes());
+        assertEquals(299.5, f.t0Ns(), 0.1);
+        assertTrue(f.t0ErrNs() > 0 && f.t0ErrNs() < 1, f::toString);
     }
 
     @Test
-    void tooFewPointsGiveNoFit() {
-        assertTrue(HockneyFitter.fit(new long[] {8}, new double[] {300}).isEmpty());
+    void fewerThanThreeUsableSizesGiveNoFit() {
+        assertTrue(HockneyFitter.fit(new long[] {}, new double[] {}).isEmpty());
+        assertTrue(HockneyFitter.fit(new long[] {8, 16}, new double[] {300, 310}).isEmpty());
+        assertTrue(HockneyFitter.fit(new long[] {8, 16, 32}, new double[] {300, Double.NaN, 320}).isEmpty());
+    }
+
+    @Test
+    void unusableTimesAreLeftOut() {
+        long[] sizes = {0, 8, 16, 32, 64};
+        double[] times = {0, 308, Double.NaN, 332, 364};
+        HockneyFit f = HockneyFitter.fit(sizes, times).get(0);
+        assertEquals(3, f.points());
+        assertEquals(8, f.fromBytes());
+        assertEquals(300, f.t0Ns(), 1e-6);
+        assertEquals(1000, f.rInfMBs(), 1e-6);
+    }
+
+    @Test
+    void badInputIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> HockneyFitter.fit(new long[] {1, 2}, new double[] {1}));
+        assertThrows(IllegalArgumentException.class,
+                () -> HockneyFitter.fit(new long[] {8, 4, 16}, new double[] {1, 2, 3}));
     }
 }

@@ -15,6 +15,15 @@ class StatisticsTest {
         assertEquals(99, s.p99());
         assertEquals(50.5, s.mean(), 1e-12);
         assertEquals(0, s.outliers());
+        assertEquals(100, v[0], "input must not be reordered");
+    }
+
+    @Test
+    void nearestRankOnSmallSamples() {
+        Summary s = Statistics.summarize(new double[] {5, 1, 4, 2, 3}, 5);
+        assertEquals(3, s.median());
+        assertEquals(5, s.p99());
+        assertEquals(Math.sqrt(2.5), s.stddev(), 1e-12);
     }
 
     @Test
@@ -26,17 +35,29 @@ class StatisticsTest {
         Summary s = Statistics.summarize(v, 999);
         assertEquals(999, s.count());
         assertEquals(1, s.outliers());
+        assertEquals(409, s.p99());
         assertTrue(s.ci95() > 0 && s.stddev() > 0);
     }
 
     @Test
-    void confidenceIntervalUsesStudentForSmallSamples() {
-        Summary s = Statistics.summarize(new double[] {1, 2, 3}, 3);
-        assertEquals(4.303 * 1 / Math.sqrt(3), s.ci95(), 1e-9);
+    void confidenceIntervalUsesStudentForSmallSamplesAndNormalForLarge() {
+        assertEquals(4.303 / Math.sqrt(3), Statistics.summarize(new double[] {1, 2, 3}, 3).ci95(), 1e-9);
+        double[] alternating = new double[40];
+        for (int i = 0; i < 40; i++) alternating[i] = i % 2;
+        Summary s = Statistics.summarize(alternating, 40);
+        assertEquals(1.96 * s.stddev() / Math.sqrt(40), s.ci95(), 1e-12);
     }
 
     @Test
-    void emptyIsRefused() {
+    void oneSampleHasNoSpread() {
+        Summary s = Statistics.summarize(new double[] {7}, 1);
+        assertEquals(7, s.median());
+        assertTrue(Double.isNaN(s.stddev()) && Double.isNaN(s.ci95()));
+    }
+
+    @Test
+    void badCountsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> Statistics.summarize(new double[0], 0));
+        assertThrows(IllegalArgumentException.class, () -> Statistics.summarize(new double[2], 3));
     }
 }

@@ -2,6 +2,7 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
@@ -11,39 +12,108 @@ import org.junit.jupiter.api.Test;
 
 class PingPongReportTest {
     private static PingPongResult result() {
-        RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm", Map.of("provider", "shm"),
-                Map.of("warmup", 10), Map.of("hostname", "h"),
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", List.of(0L, 8L, 1L << 20));
+        settings.put("warmup", 10);
+        settings.put("cpus", new int[] {0, 1});
+        settings.put("pinned", true);
+        settings.put("source_address", null);
+        RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm",
+                Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, Map.of("hostname", "node\"7"),
                 new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
+                new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
                 new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5),
                 new SizePoint(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 93_000, 900, 180, 0), 11_300, 20));
-        return new PingPongResult(run, points,
-                List.of(new HockneyFit(8, 1 << 20, 2, 390, 10, 11_300, 200, 4407, 0.01)), 1.25);
+        List<HockneyFit> fits = List.of(
+                new HockneyFit(0, 8, 2, 310, 5, Double.POSITIVE_INFINITY, Double.NaN, Double.POSITIVE_INFINITY, 0.02),
+                new HockneyFit(16, 1 << 20, 3, 390, 10, 11_300, 200, 4407, 0.01));
+        return new PingPongResult(run, points, fits, 1.25);
     }
 
     @Test
-    void jsonHasTheDocumentedSchema() {
-        String json = PingPongReport.json(result());
-        for (String key : List.of("\"schema\": \"fabprobe.pingpong/1\"", "\"size_bytes\": 8", "\"half_rtt_ns\"",
-                "\"min\": 330", "\"median\": 390", "\"p99\": 450", "\"bandwidth_mb_s\": 20.5", "\"transport\": \"ofi:shm\"",
-                "\"read_cost_ns\": 11", "\"t0_ns\": 390", "\"r_inf_mb_s\": 11300", "\"hostname\": \"h\"")) {
-            assertTrue(json.contains(key), () -> key + " missing in\n" + json);
-        }
-        assertEquals(json.chars().filter(c -> c == '{').count(), json.chars().filter(c -> c == '}').count());
+    void jsonReadsBackWithTheDocumentedSchema() {
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(PingPongReport.json(result()));
+        assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "clock",
+                "started_at", "wall_seconds", "sizes", "hockney"), List.copyOf(doc.keySet()));
+        assertEquals("fabprobe.pingpong/1", doc.get("schema"));
+        assertEquals("ofi:shm", doc.get("transport"));
+        assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));
+        assertEquals(1.25, doc.get("wall_seconds"));
+
+        Map<?, ?> clock = (Map<?, ?>) doc.get("clock");
+        assertEquals(List.of("source", "fallback_reason", "ticks_per_ns", "constant_tsc", "nonstop_tsc", "read_cost_ns",
+                "resolution_ns", "tick2_error_ppm", "calibration_ms"), List.copyOf(clock.keySet()));
+        assertEquals(11.0, clock.get("read_cost_ns"));
+
+        Map<?, ?> settings = (Map<?, ?>) doc.get("settings");
+        assertEquals(List.of(0.0, 8.0, 1048576.0), settings.get("sizes"));
+        assertEquals(List.of(0.0, 1.0), settings.get("cpus"));
+        assertEquals(true, settings.get("pinned"));
+        assertTrue(settings.containsKey("source_address") && settings.get("source_address") == null);
+
+        List<?> sizes = (List<?>) doc.get("sizes");
+        assertEquals(3, sizes.size());
+        Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
+        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "outliers", "bandwidth_mb_s", "wall_ms"),
+                List.copyOf(eight.keySet()));
+        assertEquals(8.0, eight.get("size_bytes"));
+        assertEquals(20.5, eight.get("bandwidth_mb_s"));
+        assertEquals(Map.of("min", 330.0, "median", 390.0, "p99", 450.0, "mean", 395.0, "stddev", 20.0, "ci95", 4.0),
+                eight.get("half_rtt_ns"));
+        Map<?, ?> single = (Map<?, ?>) ((Map<?, ?>) sizes.get(0)).get("half_rtt_ns");
+        assertTrue(single.containsKey("stddev") && single.get("stddev") == null, "NaN spread must be null");
+
+        List<?> hockney = (List<?>) doc.get("hockney");
+        Map<?, ?> flat = (Map<?, ?>) hockney.get(0);
+        assertEquals(List.of("from_bytes", "to_bytes", "points", "t0_ns", "t0_err_ns", "r_inf_mb_s", "r_inf_err_mb_s",
+                "n_half_bytes", "rms_rel_residual"), List.copyOf(flat.keySet()));
+        assertNull(flat.get("r_inf_mb_s"));
+        assertNull(flat.get("n_half_bytes"));
+        Map<?, ?> bulk = (Map<?, ?>) hockney.get(1);
+        assertEquals(390.0, bulk.get("t0_ns"));
+        assertEquals(11_300.0, bulk.get("r_inf_mb_s"));
+        assertEquals(4407.0, bulk.get("n_half_bytes"));
     }
 
     @Test
-    void tableShowsMicrosecondsAndHumanSizes() {
+    void tableShowsMicrosecondsHumanSizesAndTheFit() {
         String table = PingPongReport.table(result());
-        assertTrue(table.contains("8 B") && table.contains("1 MiB"), table);
-        assertTrue(table.contains("0.390") && table.contains("92.800"), table);
-        assertTrue(table.contains("t0 = 0.390"), table);
+        String header = table.lines().findFirst().orElseThrow();
+        assertTrue(header.contains("ofi:shm") && header.contains("libfabric 1.22.0") && header.contains("clock tsc")
+                && header.contains("node\"7"), header);
+        String row8 = table.lines().filter(l -> l.trim().startsWith("8 B")).findFirst().orElseThrow();
+        assertTrue(row8.matches("\\s+8 B\\s+100\\s+0\\.330\\s+0\\.390\\s+0\\.450\\s+20\\.5\\s+1"), row8);
+        assertTrue(table.contains("0 B") && table.contains("1 MiB") && table.contains("92.800"), table);
+        assertTrue(table.contains("0.390 ± 0.010") && table.contains("11300 ± 200") && table.contains("4407"), table);
+        assertTrue(table.contains("∞ (flat)"), table);
+        assertFalse(table.contains("NaN") || table.contains("Infinity"), table);
     }
 
     @Test
-    void csvHasOneRowPerSize() {
-        String csv = PingPongReport.csv(result());
-        assertEquals(3, csv.lines().count());
-        assertTrue(csv.lines().skip(1).findFirst().orElseThrow().startsWith("8,100,330.0,390.0,450.0"), csv);
+    void tableSaysWhyThereIsNoFit() {
+        PingPongResult r = result();
+        String table = PingPongReport.table(new PingPongResult(r.run(), r.points(), List.of(), 1));
+        assertTrue(table.contains("needs at least 3 sizes"), table);
+    }
+
+    @Test
+    void csvHasOneRowPerSizeAndEmptyFieldsForMissingValues() {
+        List<String> lines = PingPongReport.csv(result()).lines().toList();
+        assertEquals(List.of(
+                "size_bytes,repetitions,min_ns,median_ns,p99_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s",
+                "0,1,300.0,300.0,300.0,300.0,,,0,0.000",
+                "8,100,330.0,390.0,450.0,395.0,20.0,4.0,1,20.500",
+                "1048576,100,91000.0,92800.0,107000.0,93000.0,900.0,180.0,0,11300.000"), lines);
+    }
+
+    @Test
+    void humanSizesAreExact() {
+        assertEquals("0 B", PingPongReport.human(0));
+        assertEquals("8 B", PingPongReport.human(8));
+        assertEquals("4 KiB", PingPongReport.human(4096));
+        assertEquals("1 MiB", PingPongReport.human(1 << 20));
+        assertEquals("1000 B", PingPongReport.human(1000));
+        assertEquals("1536 B", PingPongReport.human(1536));
     }
 }

@@ -294,7 +294,17 @@ public final class UcxTransport implements Transport {
     }
 
     private TransportException failed(String what, byte status) {
-        return TransportException.error(name + " " + what + " failed: " + Ucs.string(status));
+        String message = name + " " + what + " failed: " + Ucs.string(status);
+        return peerFailure(status) ? new TransportException(ExitCode.PEER_TIMEOUT, message + " (peer died or unreachable)")
+                : TransportException.error(message);
+    }
+
+    /** Statuses UCX reports when the other side went away (PEER error mode), not a local fault. */
+    static boolean peerFailure(byte status) {
+        return status == (byte) UCS_ERR_CONNECTION_RESET() || status == (byte) UCS_ERR_UNREACHABLE()
+                || status == (byte) UCS_ERR_NOT_CONNECTED()
+                // UCS_ERR_FIRST_LINK_FAILURE (-40) down to UCS_ERR_LAST_ENDPOINT_FAILURE (-89)
+                || (status <= (byte) UCS_ERR_FIRST_LINK_FAILURE() && status >= (byte) UCS_ERR_LAST_ENDPOINT_FAILURE());
     }
 
     @Override

@@ -1,0 +1,83 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.LocalSession;
+import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.model.Statistics;
+import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.Stream;
+import org.fabprobe.report.RunFacts;
+import org.fabprobe.report.StreamReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** `fabprobe bandwidth`: streaming bandwidth, windows of back-to-back messages. */
+@Command(name = "bandwidth", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Streaming bandwidth: windows of back-to-back messages from measure to mirror,",
+                "one 0-byte acknowledgement per window (as ucx_perftest tag_bw and osu_bw)."})
+final class BandwidthCommand implements Callable<Integer> {
+    static final int MAX_WINDOW = 1024;
+
+    @Mixin
+    SessionOptions session;
+
+    @Option(names = {"-s", "--sizes"}, defaultValue = "1K..4M",
+            description = "Message sizes: list and/or power-of-two ranges. Default: ${DEFAULT-VALUE}")
+    String sizes;
+
+    @Option(names = {"-w", "--window"}, defaultValue = "64", description = "Messages in flight per window. Default: ${DEFAULT-VALUE}")
+    int window;
+
+    @Option(names = {"-n", "--reps"}, defaultValue = "100", description = "Timed windows per size. Default: ${DEFAULT-VALUE}")
+    int repetitions;
+
+    @Option(names = "--warmup", defaultValue = "10", description = "Untimed windows before each size. Default: ${DEFAULT-VALUE}")
+    int warmup;
+
+    @Override
+    public Integer call() throws IOException {
+        long[] sizeList = SizeList.parse(sizes);
+        if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
+        if (repetitions < 1 || repetitions > PingPongCommand.MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--reps must be 1.." + PingPongCommand.MAX_REPETITIONS);
+        }
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        Stream stream = new Stream(sizeList, window, warmup, repetitions);
+        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), "stream", stream.params());
+
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        Map<String, String> transportFacts = new LinkedHashMap<>();
+        double[][] windowNs = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+            transportFacts.putAll(t.facts());
+            return stream.measure(t, await, control);
+        });
+        double wallSeconds = (System.nanoTime() - start) / 1e9;
+
+        List<StreamReport.Point> points = new ArrayList<>();
+        for (int i = 0; i < sizeList.length; i++) {
+            Summary s = Statistics.summarize(windowNs[i], windowNs[i].length);
+            points.add(new StreamReport.Point(sizeList[i], window, s, (double) sizeList[i] * window / s.median() * 1e3,
+                    window / s.median() * 1e9));
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", SizeList.asList(sizeList));
+        settings.put("window", window);
+        settings.put("warmup", warmup);
+        settings.put("repetitions", repetitions);
+        session.recordIn(settings);
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "bandwidth", session.transport, transportFacts,
+                settings, HostFacts.collect(), Clock.facts(), startedAt);
+        session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.json(run, points, wallSeconds),
+                StreamReport.csv(points));
+        return 0;
+    }
+}

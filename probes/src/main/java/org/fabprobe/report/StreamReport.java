@@ -1,0 +1,60 @@
+package org.fabprobe.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.fabprobe.model.Summary;
+
+/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/1) and CSV. */
+public final class StreamReport {
+    private StreamReport() {}
+
+    /**
+     * One size: the time of each window of {@code window} messages.
+     *
+     * @param bandwidthMBs size * window / median window time, MB/s (10^6 B/s)
+     * @param messageRate  window / median window time, messages per second
+     */
+    public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate) {}
+
+    public static String table(RunFacts run, List<Point> points, double wallSeconds) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%n", run.transport(),
+                run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
+                run.transportFacts().getOrDefault("library", ""), run.clock().source(),
+                run.host().getOrDefault("hostname", "")));
+        b.append(String.format(Locale.ROOT, "%10s %7s %7s %14s %14s %12s %14s%n", "size", "window", "windows",
+                "min window µs", "med window µs", "MB/s", "msg/s"));
+        for (Point p : points) {
+            b.append(String.format(Locale.ROOT, "%10s %7d %7d %14.3f %14.3f %12.1f %14.0f%n",
+                    PingPongReport.human(p.sizeBytes()), p.window(), p.windowNs().count(), p.windowNs().min() / 1e3,
+                    p.windowNs().median() / 1e3, p.bandwidthMBs(), p.messageRate()));
+        }
+        b.append(String.format(Locale.ROOT, "wall time %.2f s%n", wallSeconds));
+        return b.toString();
+    }
+
+    public static String json(RunFacts run, List<Point> points, double wallSeconds) {
+        List<Object> sizes = new ArrayList<>();
+        for (Point p : points) {
+            Summary s = p.windowNs();
+            sizes.add(Json.object("size_bytes", p.sizeBytes(), "window", p.window(), "windows", s.count(),
+                    "window_ns", Json.object("min", s.min(), "median", s.median(), "p99", s.p99(), "mean", s.mean(),
+                            "stddev", s.stddev(), "ci95", s.ci95()),
+                    "outliers", s.outliers(), "bandwidth_mb_s", p.bandwidthMBs(), "message_rate", p.messageRate()));
+        }
+        return Json.write(Json.object("schema", "fabprobe.bandwidth/1", "tool", run.tool(), "command", run.command(),
+                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
+                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "wall_seconds", wallSeconds, "sizes", sizes));
+    }
+
+    public static String csv(List<Point> points) {
+        StringBuilder b = new StringBuilder("size_bytes,window,windows,min_window_ns,median_window_ns,bandwidth_mb_s,message_rate\n");
+        for (Point p : points) {
+            b.append(String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.3f,%.1f%n", p.sizeBytes(), p.window(),
+                    p.windowNs().count(), p.windowNs().min(), p.windowNs().median(), p.bandwidthMBs(), p.messageRate()));
+        }
+        return b.toString();
+    }
+}
