@@ -6,6 +6,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.fabprobe.bindings.Downcalls;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_cq;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_tagged;
 
@@ -52,7 +53,7 @@ public final class FiHotPath {
         try {
             return (long) TSEND.invokeExact(fn, ep, buf, len, desc, dest, tag, context);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -62,7 +63,7 @@ public final class FiHotPath {
         try {
             return (long) TRECV.invokeExact(fn, ep, buf, len, desc, src, tag, ignore, context);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -71,7 +72,7 @@ public final class FiHotPath {
         try {
             return (long) TINJECT.invokeExact(fn, ep, buf, len, dest, tag);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -80,13 +81,7 @@ public final class FiHotPath {
         try {
             return (long) CQ_READ.invokeExact(fn, cq, entries, count);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) return r;
-        if (t instanceof Error e) throw e;
-        return new IllegalStateException(t);
     }
 }

@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.fabprobe.bindings.Downcalls;
 import org.fabprobe.bindings.ucx.gen.Ucx;
 
 /**
@@ -41,7 +42,7 @@ public final class UcpHotPath {
         try {
             return (long) TAG_SEND.invokeExact(ep, buffer, count, tag, param);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -50,7 +51,7 @@ public final class UcpHotPath {
         try {
             return (long) TAG_RECV.invokeExact(worker, buffer, count, tag, tagMask, param);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -59,7 +60,7 @@ public final class UcpHotPath {
         try {
             return (int) PROGRESS.invokeExact(worker);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -68,7 +69,7 @@ public final class UcpHotPath {
         try {
             return (byte) CHECK_STATUS.invokeExact(request);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
     }
 
@@ -77,13 +78,7 @@ public final class UcpHotPath {
         try {
             REQUEST_FREE.invokeExact(request);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Downcalls.rethrow(t);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) return r;
-        if (t instanceof Error e) throw e;
-        return new IllegalStateException(t);
     }
 }

@@ -266,6 +266,13 @@ public final class UcxTransport implements Transport {
     public void postSend(long bytes) {
         long request = UcpHotPath.tagSend(epAddress, sendBufAddress, bytes, TAG, sendParamAddress);
         if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_send_nbx", Ucs.ptrStatus(request));
+        if (request == 0 && sendsCompleted == sendsPosted) {
+            // completed inside the call, nothing older pending: count it now, so that the
+            // caller's wait for it needs no ucp_worker_progress on the critical path
+            sendsPosted++;
+            sendsCompleted++;
+            return;
+        }
         sendRequests[(int) (sendsPosted++ % depth)] = request;
         postedSinceLastCheck = true;
     }
