@@ -55,7 +55,7 @@ final class PingPongCommand implements Callable<Integer> {
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
-        double[][] halfRtt = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+        PingPong.Samples samples = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
             transportFacts.putAll(t.facts());
             return pingPong.measure(t, await, control);
         });
@@ -64,9 +64,10 @@ final class PingPongCommand implements Callable<Integer> {
         List<SizePoint> points = new ArrayList<>();
         double[] medians = new double[sizeList.length];
         for (int i = 0; i < sizeList.length; i++) {
-            Summary s = Statistics.summarize(halfRtt[i], halfRtt[i].length);
+            double[] halfRtt = samples.halfRttNs()[i];
+            Summary s = Statistics.summarize(halfRtt, halfRtt.length);
             medians[i] = s.median();
-            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, Double.NaN));
+            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i]));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));

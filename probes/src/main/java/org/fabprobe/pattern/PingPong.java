@@ -63,7 +63,15 @@ public final class PingPong {
     }
 
     /** Measure half: returns, per size, the half round-trip times in ns. */
-    public double[][] measure(Transport t, Await await, Control control) {
+    /**
+     * What the measure half returns.
+     *
+     * @param halfRttNs per size, the half round-trip time of every timed round trip
+     * @param wallMs    per size, the wall time it took, warm-up included
+     */
+    public record Samples(double[][] halfRttNs, double[] wallMs) {}
+
+    public Samples measure(Transport t, Await await, Control control) {
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
         java.util.Arrays.sort(probe);
@@ -72,15 +80,18 @@ public final class PingPong {
         control.send("jit_rounds", jitRounds);
         measureSize(t, await, 0, (int) jitRounds, new long[0]);
         double[][] halfRttNs = new double[sizes.length][];
+        double[] wallMs = new double[sizes.length];
         long[] ticks = new long[repetitions];
         for (int i = 0; i < sizes.length; i++) {
+            long start = Clock.now();
             measureSize(t, await, sizes[i], warmup + repetitions, ticks);
+            wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
             halfRttNs[i] = new double[repetitions];
             for (int r = 0; r < repetitions; r++) {
                 halfRttNs[i][r] = Clock.toNs(ticks[r]) / 2;
             }
         }
-        return halfRttNs;
+        return new Samples(halfRttNs, wallMs);
     }
 
     /** Mirror half: echoes every message of the same schedule. */

@@ -32,6 +32,7 @@ class PingPongEndToEndTest {
         // physics, not timing: 64 KiB cannot cross faster than 8 B on the same path
         assertTrue(median64k > median8, () -> "64 KiB median " + median64k + " <= 8 B median " + median8);
         assertTrue(doc.contains("\"provider\""), doc);
+        assertFalse(doc.contains("\"wall_ms\": null"), "every size records its wall time:\n" + doc);
     }
 
     /** The median half-RTT of one size, read from the JSON text. */
