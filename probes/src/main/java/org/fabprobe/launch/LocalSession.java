@@ -26,12 +26,12 @@ import org.fabprobe.transport.Transports;
 public final class LocalSession {
     private LocalSession() {}
 
-    /** Runs {@code measureHalf} against a fresh mirror and returns its result. */
     /** The measure half of one pattern. */
     public interface MeasureHalf<R> {
         R run(Transport t, Await await, Control control);
     }
 
+    /** Runs {@code measureHalf} against a fresh mirror and returns its result. */
     public static <R> R run(SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf) {
         Thread worker = Thread.currentThread();
         long timeoutMs = spec.options().timeout().toMillis();

@@ -62,7 +62,6 @@ public final class PingPong {
         return new PingPong(sizes, Integer.parseInt(p.get("warmup")), Integer.parseInt(p.get("repetitions")));
     }
 
-    /** Measure half: returns, per size, the half round-trip times in ns. */
     /**
      * What the measure half returns.
      *
@@ -71,6 +70,7 @@ public final class PingPong {
      */
     public record Samples(double[][] halfRttNs, double[] wallMs) {}
 
+    /** Measure half: per size, the half round-trip times in ns and the wall time. */
     public Samples measure(Transport t, Await await, Control control) {
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
