@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
@@ -46,10 +45,7 @@ final class BandwidthCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
         if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
-        if (repetitions < 1 || repetitions > PingPongCommand.MAX_REPETITIONS) {
-            throw new IllegalArgumentException("--reps must be 1.." + PingPongCommand.MAX_REPETITIONS);
-        }
-        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        SessionOptions.checkCounts(repetitions, warmup);
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), "stream", stream.params());
 
@@ -73,9 +69,7 @@ final class BandwidthCommand implements Callable<Integer> {
         settings.put("window", window);
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
-        session.recordIn(settings);
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "bandwidth", session.transport, transportFacts,
-                settings, HostFacts.collect(), Clock.facts(), startedAt);
+        RunFacts run = session.runFacts("bandwidth", transportFacts, settings, startedAt);
         session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.json(run, points, wallSeconds),
                 StreamReport.csv(points));
         return 0;

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.HockneyFitter;
@@ -27,8 +26,6 @@ import picocli.CommandLine.Option;
         description = {"Ping-pong sweep between a measure and a mirror process: half round-trip time",
                 "min/median/p99 and bandwidth per size, and Hockney's t0, r_inf, n_1/2 per size range."})
 final class PingPongCommand implements Callable<Integer> {
-    static final int MAX_REPETITIONS = 10_000_000;
-
     @Mixin
     SessionOptions session;
 
@@ -45,10 +42,7 @@ final class PingPongCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
-        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
-            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
-        }
-        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        SessionOptions.checkCounts(repetitions, warmup);
         PingPong pingPong = new PingPong(sizeList, warmup, repetitions);
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, "pingpong", pingPong.params());
 
@@ -74,9 +68,7 @@ final class PingPongCommand implements Callable<Integer> {
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
         settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
-        session.recordIn(settings);
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "pingpong", session.transport, transportFacts, settings,
-                HostFacts.collect(), Clock.facts(), startedAt);
+        RunFacts run = session.runFacts("pingpong", transportFacts, settings, startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
 
         session.emit(PingPongReport.table(result), PingPongReport.json(result), PingPongReport.csv(result));

@@ -4,12 +4,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.report.RunFacts;
 import org.fabprobe.transport.TransportOptions;
 import picocli.CommandLine.Option;
 
 /** Options every measuring subcommand shares: where to measure and where results go. */
 final class SessionOptions {
+    static final int MAX_REPETITIONS = 10_000_000;
+
     @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
             description = "ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:verbs, ...) or ucx:TLS (ucx:tcp, "
                     + "ucx:posix,cma, ucx:rc, ...). Default: ${DEFAULT-VALUE}")
@@ -46,10 +50,22 @@ final class SessionOptions {
         return new SessionSpec(transport, options, cpus == null ? -1 : cpus[1], pattern, params);
     }
 
-    void recordIn(Map<String, Object> settings) {
+    /** The run's facts: the command's own settings plus these options, host and clock. */
+    RunFacts runFacts(String command, Map<String, String> transportFacts, Map<String, Object> settings,
+                      String startedAt) {
         settings.put("timeout_ms", timeoutDuration().toMillis());
         settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
         settings.put("source_address", sourceAddress);
+        return new RunFacts("fabprobe " + Main.version(), command, transport, transportFacts, settings,
+                HostFacts.collect(), Clock.facts(), startedAt);
+    }
+
+    /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */
+    static void checkCounts(int repetitions, int warmup) {
+        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
+        }
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
     }
 
     /** Prints the table unless JSON or CSV takes standard output, then writes the files. */
