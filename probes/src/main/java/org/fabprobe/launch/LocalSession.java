@@ -92,6 +92,7 @@ public final class LocalSession {
                 return; // the measure process failed before the run and reports why itself
             }
             SessionSpec spec = SessionSpec.fromMap(specMap);
+            rv.timeout(spec.options().timeout());
             try {
                 if (spec.cpu() >= 0) CpuAffinity.pinCurrentThread(spec.cpu());
                 try (Transport t = Transports.open(spec.transport(), spec.options())) {

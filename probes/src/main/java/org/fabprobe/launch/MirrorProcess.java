@@ -60,8 +60,9 @@ public final class MirrorProcess implements AutoCloseable {
                     }
                     Thread.sleep(2);
                 }
-                channel.configureBlocking(true);
-                return new MirrorProcess(dir, process, new Rendezvous(channel));
+                Rendezvous rendezvous = new Rendezvous(channel, "mirror");
+                rendezvous.timeout(java.time.Duration.ofMillis(timeoutMs));
+                return new MirrorProcess(dir, process, rendezvous);
             }
         } catch (IOException e) {
             cleanup(process, dir);
