@@ -2,9 +2,10 @@ package org.fabprobe.transport;
 
 import org.fabprobe.ExitCode;
 import org.fabprobe.transport.ofi.OfiTransport;
+import org.fabprobe.transport.sim.SimTransport;
 import org.fabprobe.transport.ucx.UcxTransport;
 
-/** Opens a transport from its name: {@code ofi:PROVIDER} or {@code ucx:TLS}. */
+/** Opens a transport from its name: {@code ofi:PROVIDER}, {@code ucx:TLS} or {@code sim:PARAMETERS}. */
 public final class Transports {
     private Transports() {}
 
@@ -22,8 +23,9 @@ public final class Transports {
                 if (detail.isEmpty()) throw usage(name, "name UCX transports, e.g. ucx:tcp or ucx:posix,cma");
                 yield UcxTransport.open(name, detail, options);
             }
-            default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT,
-                    "unknown transport '" + name + "': use ofi:PROVIDER or ucx:TLS (see 'fabprobe providers')");
+            case "sim" -> SimTransport.open(name, detail, options);
+            default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
+                    + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers') or sim:L=..,os=..,or=..,g=..,G=..");
         };
     }
 

@@ -1,0 +1,184 @@
+package org.fabprobe.transport.sim;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.TransportOptions;
+
+/**
+ * {@code sim:...}: an emulated network with the LogGP parameters you set (see
+ * {@link SimParameters} for the exact semantics), used to prove the estimators.
+ *
+ * <p>Measure and mirror are real processes. Each owns an inbox, a ring of message headers
+ * (arrival time in TSC ticks, size) in a file under /dev/shm that the peer maps too; the
+ * delays are imposed by busy-waiting on the TSC, which is shared by all cores (invariant
+ * TSC). It carries timing, not payload: the registered buffers are never copied.
+ */
+public final class SimTransport implements Transport {
+    private static final int SLOTS = 1024;
+    private static final long TAIL = 0, HEAD = 64, RING = 128, SLOT_BYTES = 16;
+    private static final long INBOX_BYTES = RING + SLOTS * SLOT_BYTES;
+    private static final VarHandle LONG = JAVA_LONG.varHandle();
+
+    private final String name;
+    private final SimParameters params;
+    private final Map<String, String> facts;
+    private final Arena arena = Arena.ofShared();
+    private final Path inboxFile;
+    private final MemorySegment inbox;
+    private final MemorySegment sendBuf, recvBuf;
+    private final long timeoutTicks;
+    private MemorySegment peerInbox;
+
+    private long linkFreeTicks;
+    private long sent, received, recvsPosted;
+
+    private SimTransport(String name, SimParameters params, TransportOptions options) {
+        this.name = name;
+        this.params = params;
+        this.facts = params.describe();
+        this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
+        Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
+        inboxFile = dir.resolve("fabprobe-sim-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        inbox = map(inboxFile, true);
+        long bytes = Math.max(options.bufferBytes(), 64);
+        sendBuf = arena.allocate(bytes, 4096);
+        recvBuf = arena.allocate(bytes, 4096);
+        facts.put("library", "fabprobe emulator");
+    }
+
+    public static SimTransport open(String name, String spec, TransportOptions options) {
+        return new SimTransport(name, SimParameters.parse(spec), options);
+    }
+
+    private MemorySegment map(Path file, boolean create) {
+        try (FileChannel channel = create
+                ? FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (create) channel.write(java.nio.ByteBuffer.allocate(1), INBOX_BYTES - 1); // size the file
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, INBOX_BYTES, arena);
+        } catch (IOException e) {
+            throw new UncheckedIOException("sim: cannot map " + file, e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    @Override
+    public long maxMessageSize() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return inboxFile.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void connect(byte[] peerAddress) {
+        peerInbox = map(Path.of(new String(peerAddress, StandardCharsets.UTF_8)), false);
+    }
+
+    @Override
+    public MemorySegment sendBuffer() {
+        return sendBuf;
+    }
+
+    @Override
+    public MemorySegment recvBuffer() {
+        return recvBuf;
+    }
+
+    @Override
+    public void postRecv(long bytes) {
+        recvsPosted++;
+    }
+
+    /** Stalls for the link, is busy o_s, and stamps the message with its arrival time. */
+    @Override
+    public void postSend(long bytes) {
+        SimParameters.Set p = params.forSize(bytes);
+        long tail = sent;
+        long deadline = Clock.now() + timeoutTicks;
+        while (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) { // the peer's ring is full
+            if (Clock.now() - deadline > 0) throw TransportException.timeout(name + ": peer stopped receiving");
+            progress();
+        }
+        double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
+        long start = Math.max(Clock.now(), linkFreeTicks);
+        long sendDone = start + Clock.fromNs(p.sendOverhead());
+        spinUntil(sendDone);
+        long arrival = sendDone + Clock.fromNs(p.latency() + streamNs);
+        linkFreeTicks = start + Clock.fromNs(p.gap() + streamNs);
+        long slot = RING + (tail % SLOTS) * SLOT_BYTES;
+        peerInbox.set(JAVA_LONG, slot, arrival);
+        peerInbox.set(JAVA_LONG, slot + 8, bytes);
+        LONG.setRelease(peerInbox, TAIL, tail + 1);
+        sent++;
+    }
+
+    /** Completes the oldest message once it has arrived and a receive is posted: o_r busy. */
+    @Override
+    public void progress() {
+        if (received >= recvsPosted) return;
+        long head = received;
+        if ((long) LONG.getAcquire(inbox, TAIL) <= head) return;
+        long slot = RING + (head % SLOTS) * SLOT_BYTES;
+        long arrival = inbox.get(JAVA_LONG, slot);
+        long now = Clock.now();
+        if (now - arrival < 0) return;
+        long bytes = inbox.get(JAVA_LONG, slot + 8);
+        spinUntil(now + Clock.fromNs(params.forSize(bytes).recvOverhead()));
+        LONG.setRelease(inbox, HEAD, head + 1);
+        received++;
+    }
+
+    private static void spinUntil(long ticks) {
+        while (Clock.now() - ticks < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public long sendsCompleted() {
+        return sent;
+    }
+
+    @Override
+    public long recvsCompleted() {
+        return received;
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) arena.close();
+        try {
+            Files.deleteIfExists(inboxFile);
+        } catch (IOException ignored) {
+            // a leftover inbox in /dev/shm is harmless and named after this pid
+        }
+    }
+}
