@@ -19,4 +19,13 @@ public final class Patterns {
             default -> throw new IllegalArgumentException("unknown pattern '" + name + "'");
         };
     }
+
+    /** Message sizes as the mirror receives them: "0,8,1024". */
+    static String formatSizes(long[] sizes) {
+        return java.util.Arrays.stream(sizes).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(","));
+    }
+
+    static long[] parseSizes(String text) {
+        return java.util.Arrays.stream(text.split(",")).mapToLong(Long::parseLong).toArray();
+    }
 }

@@ -51,14 +51,14 @@ public final class PingPong {
     /** The inputs the mirror needs to follow the same schedule. */
     public Map<String, String> params() {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("sizes", Arrays.toString(sizes).replaceAll("[\\[\\] ]", ""));
+        p.put("sizes", Patterns.formatSizes(sizes));
         p.put("warmup", Integer.toString(warmup));
         p.put("repetitions", Integer.toString(repetitions));
         return p;
     }
 
     public static PingPong fromParams(Map<String, String> p) {
-        long[] sizes = Arrays.stream(p.get("sizes").split(",")).mapToLong(Long::parseLong).toArray();
+        long[] sizes = Patterns.parseSizes(p.get("sizes"));
         return new PingPong(sizes, Integer.parseInt(p.get("warmup")), Integer.parseInt(p.get("repetitions")));
     }
 
@@ -74,7 +74,7 @@ public final class PingPong {
     public Samples measure(Transport t, Await await, Control control) {
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
-        java.util.Arrays.sort(probe);
+        Arrays.sort(probe);
         double roundTripNs = Math.max(Clock.toNs(probe[PROBE_ROUNDS / 2]), 1);
         long jitRounds = Math.max(PROBE_ROUNDS, Math.min(JIT_WARMUP, (long) (JIT_WARMUP_BUDGET_NS / roundTripNs)));
         control.send("jit_rounds", jitRounds);

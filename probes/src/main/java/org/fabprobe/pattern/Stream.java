@@ -1,6 +1,5 @@
 package org.fabprobe.pattern;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.clock.Clock;
@@ -43,7 +42,7 @@ public final class Stream {
 
     public Map<String, String> params() {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("sizes", Arrays.toString(sizes).replaceAll("[\\[\\] ]", ""));
+        p.put("sizes", Patterns.formatSizes(sizes));
         p.put("window", Integer.toString(window));
         p.put("warmup", Integer.toString(warmup));
         p.put("repetitions", Integer.toString(repetitions));
@@ -51,7 +50,7 @@ public final class Stream {
     }
 
     public static Stream fromParams(Map<String, String> p) {
-        long[] sizes = Arrays.stream(p.get("sizes").split(",")).mapToLong(Long::parseLong).toArray();
+        long[] sizes = Patterns.parseSizes(p.get("sizes"));
         return new Stream(sizes, Integer.parseInt(p.get("window")), Integer.parseInt(p.get("warmup")),
                 Integer.parseInt(p.get("repetitions")));
     }
