@@ -78,6 +78,21 @@ public final class LocalSession {
             public long receive(String name) {
                 return Long.parseLong(rv.receiveMap("control").get(name));
             }
+
+            @Override
+            public void sendAll(String name, long... values) {
+                Map<String, String> m = new java.util.LinkedHashMap<>();
+                for (int i = 0; i < values.length; i++) m.put(name + "." + i, Long.toString(values[i]));
+                rv.sendMap("control", m);
+            }
+
+            @Override
+            public long[] receiveAll(String name, int count) {
+                Map<String, String> m = rv.receiveMap("control");
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) values[i] = Long.parseLong(m.get(name + "." + i));
+                return values;
+            }
         };
     }
 

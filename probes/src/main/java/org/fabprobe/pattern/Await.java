@@ -28,7 +28,7 @@ public final class Await {
         long spins = 0, deadline = 0;
         while (t.recvsCompleted() < target) {
             t.progress();
-            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, "a message");
+            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, true);
         }
     }
 
@@ -37,17 +37,19 @@ public final class Await {
         long spins = 0, deadline = 0;
         while (t.sendsCompleted() < target) {
             t.progress();
-            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, "a send completion");
+            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, false);
         }
     }
 
-    private long check(long deadline, String what) {
+    private long check(long deadline, Transport t, long target, boolean recv) {
         if (Shutdown.requested()) throw Shutdown.interrupted();
         long now = Clock.now();
         if (deadline == 0) return now + timeoutTicks;
         if (now - deadline > 0) {
             throw TransportException.timeout("no answer from the " + peer + " for "
-                    + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for " + what
+                    + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for "
+                    + (recv ? "message " + target + " (" + t.recvsCompleted() + " received)"
+                            : "send completion " + target + " (" + t.sendsCompleted() + " completed)")
                     + " (peer dead or stuck; see --timeout)");
         }
         return deadline;

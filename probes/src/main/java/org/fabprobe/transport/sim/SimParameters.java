@@ -10,10 +10,13 @@ import java.util.Map;
  * above a threshold, as a protocol switch would give: {@code ...;>16K:L=20us,G=0.25ns/B}
  * (unnamed values are inherited from the first set).
  *
- * <p>Semantics, one message of s bytes (parameterized LogP with LogGP's G):
- * the send starts at t0 = max(now, link free); the sender is busy until t0 + o_s; the last
- * byte arrives at t0 + o_s + L + (s-1) G; the link is free again at t0 + g + (s-1) G; the
- * receiver, once the message has arrived and a receive is posted, is busy o_r more.
+ * <p>Semantics, one message of s bytes (parameterized LogP with LogGP's G), as a NIC with a
+ * send queue would behave: the sender's CPU is busy o_s from the post; the message leaves
+ * at t0 = max(post, link free), its last byte arrives at t0 + o_s + L + (s-1) G, and the link
+ * is free again at t0 + g + (s-1) G. The sender stalls only while more than ceil(L/g)
+ * messages wait for the link (LogP's capacity). The receiver, once the message has arrived
+ * and a receive is posted, is busy o_r more. So a ping-pong half round trip is
+ * o_s + L + (s-1) G + o_r, and n messages in a row leave g + (s-1) G apart.
  */
 public record SimParameters(Set small, long thresholdBytes, Set large) {
 

@@ -117,41 +117,56 @@ public final class SimTransport implements Transport {
         recvsPosted++;
     }
 
-    /** Stalls for the link, is busy o_s, and stamps the message with its arrival time. */
+    /**
+     * Queues the message for the link and is busy o_s. Like a NIC, the link drains its queue
+     * at one message per g + (s-1)G; the sender stalls only when more than LogP's capacity
+     * ceil(L/g) messages are waiting for it (Culler's "full network").
+     */
     @Override
     public void postSend(long bytes) {
         SimParameters.Set p = params.forSize(bytes);
         long tail = sent;
-        long deadline = Clock.now() + timeoutTicks;
+        long start = Clock.now();
+        if (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) start = awaitRingSpace(tail, start);
+        double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
+        long occupancy = Clock.fromNs(p.gap() + streamNs);
+        long backlogLimit = occupancy * Math.max(1, (long) Math.ceil(p.latency() / Math.max(p.gap(), 1)));
+        while (linkFreeTicks - start > backlogLimit) {
+            start = Clock.now();
+        }
+        long departure = Math.max(start, linkFreeTicks);
+        linkFreeTicks = departure + occupancy;
+        // the header is published before the o_s spin: the cache-line transfer to the peer
+        // overlaps o_s + L instead of adding to them
+        long slot = RING + (tail % SLOTS) * SLOT_BYTES;
+        peerInbox.set(JAVA_LONG, slot, departure + Clock.fromNs(p.sendOverhead() + p.latency() + streamNs));
+        peerInbox.set(JAVA_LONG, slot + 8, bytes);
+        LONG.setRelease(peerInbox, TAIL, tail + 1);
+        spinUntil(start + Clock.fromNs(p.sendOverhead()));
+        sent++;
+    }
+
+    private long awaitRingSpace(long tail, long start) {
+        long deadline = start + timeoutTicks;
         while (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) { // the peer's ring is full
             if (Clock.now() - deadline > 0) throw TransportException.timeout(name + ": peer stopped receiving");
             progress();
         }
-        double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
-        long start = Math.max(Clock.now(), linkFreeTicks);
-        long sendDone = start + Clock.fromNs(p.sendOverhead());
-        spinUntil(sendDone);
-        long arrival = sendDone + Clock.fromNs(p.latency() + streamNs);
-        linkFreeTicks = start + Clock.fromNs(p.gap() + streamNs);
-        long slot = RING + (tail % SLOTS) * SLOT_BYTES;
-        peerInbox.set(JAVA_LONG, slot, arrival);
-        peerInbox.set(JAVA_LONG, slot + 8, bytes);
-        LONG.setRelease(peerInbox, TAIL, tail + 1);
-        sent++;
+        return Clock.now();
     }
 
     /** Completes the oldest message once it has arrived and a receive is posted: o_r busy. */
     @Override
     public void progress() {
         if (received >= recvsPosted) return;
+        long entered = Clock.now(); // busy o_r from here: the cache misses below are part of it
         long head = received;
         if ((long) LONG.getAcquire(inbox, TAIL) <= head) return;
         long slot = RING + (head % SLOTS) * SLOT_BYTES;
         long arrival = inbox.get(JAVA_LONG, slot);
-        long now = Clock.now();
-        if (now - arrival < 0) return;
+        if (Clock.now() - arrival < 0) return;
         long bytes = inbox.get(JAVA_LONG, slot + 8);
-        spinUntil(now + Clock.fromNs(params.forSize(bytes).recvOverhead()));
+        spinUntil(Math.max(entered, arrival) + Clock.fromNs(params.forSize(bytes).recvOverhead()));
         LONG.setRelease(inbox, HEAD, head + 1);
         received++;
     }

@@ -1,0 +1,52 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabprobe.method.LogGPMethod;
+import org.fabprobe.method.Sampler;
+import org.fabprobe.report.MethodReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** `fabprobe loggp`: LogGP's L, o, g, G per size range from parametrized round trips (Hoefler et al.). */
+@Command(name = "loggp", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"LogGP parameters L, o, g, G from PRTT(n,d,s) round trips (Hoefler, Lichei, Rehm),",
+                "one parameter set per size range; protocol changes found from the fit's residuals."})
+final class LogGPCommand implements Callable<Integer> {
+    static final int MAX_MESSAGES = 4096;
+
+    @Mixin
+    SessionOptions session;
+
+    @Mixin
+    MethodOptions method;
+
+    @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Message sizes s. Default: ${DEFAULT-VALUE}")
+    String sizes;
+
+    @Option(names = "--messages", defaultValue = "16", description = "n of PRTT(n,d,s). Default: ${DEFAULT-VALUE}")
+    int messages;
+
+    @Override
+    public Integer call() throws IOException {
+        long[] sizeList = SizeList.parse(sizes);
+        if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
+        Sampler sampler = method.sampler();
+        String startedAt = Instant.now().toString();
+        var run = MethodOptions.run(session, sizeList[sizeList.length - 1],
+                probe -> new LogGPMethod(probe, sampler).run(new LogGPMethod.Settings(sizeList, messages)));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", SizeList.asList(sizeList));
+        settings.put("messages", messages);
+        method.describe(settings, sampler);
+        var context = new MethodReport.Context(session.runFacts("loggp", run.transportFacts(), settings, startedAt),
+                run.warmupMs(), run.wallSeconds());
+        session.emit(MethodReport.table(context, run.result()), MethodReport.json(context, run.result()),
+                MethodReport.csv(run.result()));
+        return 0;
+    }
+}

@@ -1,0 +1,74 @@
+package org.fabprobe.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.launch.LocalSession;
+import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.method.Sampler;
+import org.fabprobe.pattern.Probe;
+import picocli.CommandLine.Option;
+
+/** Options of the LogP methods: how hard to sample, and the run itself (probe session). */
+final class MethodOptions {
+    /** Sends and receives a probe may have outstanding (trains and bursts longer than this stall). */
+    static final int DEPTH = 64;
+    /** Untimed JIT warm-up of every probe before the method. */
+    static final double WARMUP_BUDGET_NS = 1.5e9;
+
+    @Option(names = "--ci", defaultValue = "5",
+            description = "Repeat each quantity until the 95%% confidence interval of its median is within +-PERCENT. Default: ${DEFAULT-VALUE}")
+    double ciPercent;
+
+    @Option(names = "--batch", defaultValue = "20", description = "Samples per batch between convergence checks. Default: ${DEFAULT-VALUE}")
+    int batch;
+
+    @Option(names = "--max-reps", defaultValue = "1000", description = "Repetition cap per quantity. Default: ${DEFAULT-VALUE}")
+    int maxReps;
+
+    @Option(names = "--time-cap", defaultValue = "100ms", description = "Time cap per quantity. Default: ${DEFAULT-VALUE}")
+    String timeCap;
+
+    Sampler sampler() {
+        if (!(ciPercent > 0 && ciPercent < 100)) throw new IllegalArgumentException("--ci must be a percentage in (0, 100)");
+        if (batch < 6 || batch > 100_000) throw new IllegalArgumentException("--batch must be 6..100000");
+        if (maxReps < batch || maxReps > SessionOptions.MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--max-reps must be --batch.." + SessionOptions.MAX_REPETITIONS);
+        }
+        return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
+    }
+
+    void describe(Map<String, Object> settings, Sampler sampler) {
+        settings.put("sampling", sampler.toString());
+        settings.put("ci_target_percent", ciPercent);
+        settings.put("batch", batch);
+        settings.put("max_reps", maxReps);
+        settings.put("time_cap", timeCap);
+        settings.put("depth", DEPTH);
+    }
+
+    /** What one method run returns, with the facts the report needs. */
+    record Run<R>(R result, Map<String, String> transportFacts, double warmupMs, double wallSeconds) {}
+
+    interface Body<R> {
+        R run(Probe probe);
+    }
+
+    /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
+    static <R> Run<R> run(SessionOptions session, long largestMessage, Body<R> body) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("depth", Integer.toString(DEPTH));
+        SessionSpec spec = session.spec(largestMessage, DEPTH, "probe", params);
+        Map<String, String> facts = new LinkedHashMap<>();
+        double[] warmupNs = new double[1];
+        long start = System.nanoTime();
+        R result = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+            facts.putAll(t.facts());
+            Probe probe = new Probe(t, await, control, DEPTH);
+            warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);
+            R r = body.run(probe);
+            probe.end();
+            return r;
+        });
+        return new Run<>(result, facts, warmupNs[0] / 1e6, (System.nanoTime() - start) / 1e9);
+    }
+}

@@ -1,0 +1,57 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabprobe.method.PLogPMethod;
+import org.fabprobe.method.Sampler;
+import org.fabprobe.report.MethodReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** `fabprobe plogp`: fast parameterized LogP (Kielmann et al.), with LogGP by its Table 1. */
+@Command(name = "plogp", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Parameterized LogP o_s(m), o_r(m), g(m), L by the fast method of Kielmann, Bal, Verstoep:",
+                "g(0) by saturation, everything else from round trips; adaptive size range and interval",
+                "halving; LogGP parameters by the paper's Table 1. --validate also saturates every size."})
+final class PLogPCommand implements Callable<Integer> {
+    @Mixin
+    SessionOptions session;
+
+    @Mixin
+    MethodOptions method;
+
+    @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Initial sizes m. Default: ${DEFAULT-VALUE}")
+    String sizes;
+
+    @Option(names = "--adaptive-limit", defaultValue = "1M",
+            description = "Largest size the range may grow to while g(m)/m has not settled (0: no growth). Default: ${DEFAULT-VALUE}")
+    String adaptiveLimit;
+
+    @Option(names = "--validate", description = "Also measure g(m) by saturation at every size and report both times (Table 2).")
+    boolean validate;
+
+    @Override
+    public Integer call() throws IOException {
+        long[] sizeList = SizeList.parse(sizes);
+        long limit = Math.max(SizeList.size(adaptiveLimit), sizeList[sizeList.length - 1]);
+        Sampler sampler = method.sampler();
+        String startedAt = Instant.now().toString();
+        var run = MethodOptions.run(session, limit,
+                probe -> new PLogPMethod(probe, sampler).run(new PLogPMethod.Settings(sizeList, limit, validate)));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", SizeList.asList(sizeList));
+        settings.put("adaptive_limit_bytes", limit);
+        settings.put("validate", validate);
+        settings.put("saturation_eps", PLogPMethod.SATURATION_EPS);
+        method.describe(settings, sampler);
+        var context = new MethodReport.Context(session.runFacts("plogp", run.transportFacts(), settings, startedAt),
+                run.warmupMs(), run.wallSeconds());
+        session.emit(MethodReport.table(context, run.result()), MethodReport.json(context, run.result()),
+                MethodReport.csv(run.result()));
+        return 0;
+    }
+}

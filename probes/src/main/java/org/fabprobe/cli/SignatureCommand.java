@@ -1,0 +1,57 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabprobe.method.Sampler;
+import org.fabprobe.method.SignatureMethod;
+import org.fabprobe.report.MethodReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** `fabprobe signature`: Culler's LogP signature and the parameters read off it. */
+@Command(name = "signature", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"LogP signature (Culler, Liu, Martin, Yoshikawa): average cost per request against burst",
+                "length M for Delta = 0, g/2, g, 2g; o_s, o_r, g and L read off; bulk o_s(n), g(n)."})
+final class SignatureCommand implements Callable<Integer> {
+    static final int MAX_BURST = 1 << 16;
+
+    @Mixin
+    SessionOptions session;
+
+    @Mixin
+    MethodOptions method;
+
+    @Option(names = "--bursts", defaultValue = "1..256", description = "Burst lengths M (powers of two in a range). Default: ${DEFAULT-VALUE}")
+    String bursts;
+
+    @Option(names = "--bulk-sizes", defaultValue = "8,64,512,4K",
+            description = "Request sizes for bulk o_s(n) and g(n) ('none' to skip). Default: ${DEFAULT-VALUE}")
+    String bulkSizes;
+
+    @Override
+    public Integer call() throws IOException {
+        long[] m = SizeList.parse(bursts);
+        if (m[0] != 1 || m.length < 2 || m[m.length - 1] > MAX_BURST) {
+            throw new IllegalArgumentException("--bursts must start at 1, have two or more values, and stay <= " + MAX_BURST);
+        }
+        int[] burstList = java.util.Arrays.stream(m).mapToInt(v -> (int) v).toArray();
+        long[] bulk = "none".equals(bulkSizes) ? new long[0] : SizeList.parse(bulkSizes);
+        Sampler sampler = method.sampler();
+        String startedAt = Instant.now().toString();
+        var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1],
+                probe -> new SignatureMethod(probe, sampler).run(new SignatureMethod.Settings(burstList, bulk)));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("bursts", burstList);
+        settings.put("bulk_sizes", SizeList.asList(bulk));
+        method.describe(settings, sampler);
+        var context = new MethodReport.Context(session.runFacts("signature", run.transportFacts(), settings, startedAt),
+                run.warmupMs(), run.wallSeconds());
+        session.emit(MethodReport.table(context, run.result()), MethodReport.json(context, run.result()),
+                MethodReport.csv(run.result()));
+        return 0;
+    }
+}

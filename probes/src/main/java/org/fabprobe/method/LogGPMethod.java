@@ -1,0 +1,101 @@
+package org.fabprobe.method;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Segments;
+import org.fabprobe.pattern.Probe;
+
+/**
+ * Hoefler, Lichei and Rehm's LogGP assessment with parametrized round trips (Netgauge's
+ * loggp pattern). PRTT(n, d, s): n messages of s bytes, d apart, answered by one message of
+ * s bytes; in LogGP
+ *
+ * <pre>
+ *   PRTT(1,0,s) = 2 (L + 2o + (s-1)G)
+ *   PRTT(n,0,s) = PRTT(1,0,s) + (n-1) (g + (s-1)G)
+ *   PRTT(n,d,s) = PRTT(1,0,s) + (n-1) max(o + d, g + (s-1)G)
+ * </pre>
+ *
+ * so per size g + (s-1)G = (PRTT(n,0,s) - PRTT(1,0,s)) / (n-1), and with d = PRTT(1,0,s) (or
+ * PRTT(2,0,s) for high gaps) o = (PRTT(n,d,s) - PRTT(1,0,s)) / (n-1) - d. g and G come from a
+ * least-squares line through g + (s-1)G over s, one per size range; the ranges (protocol
+ * changes) are where splitting the fit of g + (s-1)G and PRTT(1,0,s) removes a systematic
+ * misfit (see {@link Segments}). L = PRTT(1,0,s)/2 - 2o - (s-1)G at the range's smallest size.
+ * LogGP has one o: what this measures is the sender's, and L absorbs o_r - o_s.
+ */
+public final class LogGPMethod {
+    /** @param sizes message sizes, increasing; @param messages n of PRTT(n, ., s) */
+    public record Settings(long[] sizes, int messages) {}
+
+    /** Per size: the three round trips and what follows from them. */
+    public record SizePrtt(long size, Sampled prtt1, Sampled prttN, Sampled prttDelayed, double delayNs,
+                           Estimate gapAll, Estimate overhead) {}
+
+    public record Result(int messages, List<SizePrtt> sizes, List<ParameterSet> ranges, double wallMs,
+                         List<String> notes) {}
+
+    private final Probe probe;
+    private final Sampler sampler;
+
+    public LogGPMethod(Probe probe, Sampler sampler) {
+        this.probe = probe;
+        this.sampler = sampler;
+    }
+
+    public Result run(Settings settings) {
+        if (settings.messages() < 2) throw new IllegalArgumentException("PRTT needs n >= 2 messages");
+        long start = System.nanoTime();
+        int n = settings.messages();
+        List<SizePrtt> sizes = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (long s : settings.sizes()) {
+            Sampled prtt1 = sampler.sampleOne(reps -> probe.train(1, s, 0, s, reps));
+            Sampled prttN = sampler.sampleOne(reps -> probe.train(n, s, 0, s, reps));
+            Estimate gapAll = prttN.median().minus(prtt1.median()).times(1.0 / (n - 1));
+            double delay = prtt1.value();
+            if (gapAll.value() >= delay) { // high gap: d must exceed g + (s-1)G for o to show
+                delay = sampler.sampleOne(reps -> probe.train(2, s, 0, s, reps)).value();
+            }
+            double d = delay;
+            Sampled prttD = sampler.sampleOne(reps -> probe.train(n, s, d, s, reps));
+            Estimate overhead = prttD.median().minus(prtt1.median()).times(1.0 / (n - 1))
+                    .minus(Estimate.exact(probe.delayCostNs(d)));
+            sizes.add(new SizePrtt(s, prtt1, prttN, prttD, d, gapAll, overhead));
+            if (!prtt1.converged() || !prttN.converged() || !prttD.converged()) {
+                notes.add("size " + s + " B: not within the confidence target at the repetition/time cap");
+            }
+        }
+        return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
+    }
+
+    /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s). */
+    static List<ParameterSet> fit(List<SizePrtt> sizes) {
+        List<ParameterSet> sets = new ArrayList<>();
+        if (sizes.size() < 2) return sets;
+        long[] x = sizes.stream().mapToLong(SizePrtt::size).toArray();
+        double[] gapAll = sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray();
+        double[] prtt1 = sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray();
+        int[] cuts = Segments.cuts(x, gapAll, prtt1);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            Segments.Line line = Segments.fit(x, gapAll, from, to);
+            // g + (s-1)G = (g - G) + sG
+            Estimate gapPerByte = to - from > 2 && line.slope() > 0
+                    ? new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()))
+                    : new Estimate(line.slope(), Double.NaN);
+            Estimate gap = new Estimate(line.at(1), 1.96 * Math.sqrt(line.interceptVariance()));
+            SizePrtt first = sizes.get(from);
+            Estimate o = first.overhead();
+            double bytesBeyondFirst = Math.max(first.size() - 1, 0);
+            Estimate latency = first.prtt1().median().times(0.5).minus(o.times(2))
+                    .minus(gapPerByte.times(bytesBeyondFirst).withoutNaN());
+            sets.add(new ParameterSet(x[from], x[to - 1], latency, o, ParameterSet.NOT_MEASURED, gap, gapPerByte));
+            from = to;
+        }
+        return sets;
+    }
+}

@@ -1,0 +1,216 @@
+package org.fabprobe.method;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Segments;
+import org.fabprobe.pattern.Probe;
+
+/**
+ * Kielmann, Bal and Verstoep's fast parameterized-LogP measurement (the MPI LogP benchmark):
+ *
+ * <ol>
+ * <li>g(0) by saturation: RTT_n of n empty messages and one empty reply, n = 10, 20, 40, ...
+ *     until the gap per message changes by less than eps (1 %) and RTT_1 < eps RTT_n.
+ * <li>Per size m, two round trips. m bytes out, 0 back: the send time is o_s(m), the round
+ *     trip RTT(m). 0 bytes out, wait Delta > RTT(m), receive m bytes: o_r(m) (an unexpected
+ *     message, as the paper measures it). g(m) = RTT(m) - RTT(0) + g(0), L = (RTT(0) - 2 g(0)) / 2.
+ * <li>Sizes 0 and 2^k up to the largest asked for; the range grows while g(m) at the top does
+ *     not match its linear extrapolation from the two sizes below (within eps), up to a limit;
+ *     then every size whose o_s, o_r or g does not match the extrapolation from the two sizes
+ *     below it gets the midpoint of its interval measured, halving until the values match or
+ *     the interval is at most max(32 B, eps m).
+ * <li>LogGP from Table 1: L = L + g(1) - o_s(1) - o_r(1), o = (o_s(1) + o_r(1)) / 2, g = g(1),
+ *     G = slope of g(m), one set per size range found in g(m) (see {@link Segments}).
+ * </ol>
+ *
+ * <p>Every quantity is sampled until its median is known within the sampler's target. The
+ * validation mode also measures g(m) by saturation for every size and reports the time each
+ * way took (the paper's Table 2).
+ */
+public final class PLogPMethod {
+    /** Kielmann's epsilon for the saturation criteria. */
+    public static final double SATURATION_EPS = 0.01;
+    private static final int FIRST_TRAIN = 10;
+    private static final int MAX_TRAIN = 1 << 16;
+    /** Extrapolation checks tolerate this much relative difference... */
+    private static final double MATCH_RELATIVE = 0.10;
+    /** ...and at least this much absolute difference, ns (noise of a few clock reads). */
+    private static final double MATCH_FLOOR_NS = 50;
+    private static final int MAX_ADDED_SIZES = 24;
+
+    /**
+     * @param sizes          the initial sizes (0 and powers of two, say), increasing
+     * @param adaptiveLimit  the largest size the adaptive range may grow to (0: no growth)
+     * @param validate       also measure g(m) by saturation at every size
+     */
+    public record Settings(long[] sizes, long adaptiveLimit, boolean validate) {}
+
+    /** g(0) by saturation: the train length reached and the values on the way. */
+    public record Saturation(Estimate gap, int messages, boolean saturated, Sampled rttN, double wallMs) {}
+
+    /** Everything measured at one size. */
+    public record SizeParams(long size, Sampled sendOverhead, Sampled recvOverhead, Sampled rtt, Estimate gap,
+                             Saturation saturatedGap, String origin) {}
+
+    /**
+     * @param latency   pLogP's L
+     * @param loggp     Table 1's LogGP parameters, one set per size range of g(m)
+     * @param phasesMs  wall time of g(0), o_s/o_r with implicit g(m), and saturation g(m) (validation only)
+     */
+    public record Result(Saturation gap0, Estimate latency, List<SizeParams> sizes, List<ParameterSet> loggp,
+                         double[] phasesMs, List<String> notes) {}
+
+    private final Probe probe;
+    private final Sampler sampler;
+
+    public PLogPMethod(Probe probe, Sampler sampler) {
+        this.probe = probe;
+        this.sampler = sampler;
+    }
+
+    public Result run(Settings settings) {
+        List<String> notes = new ArrayList<>();
+        long t0 = System.nanoTime();
+        SizeParams zero = measureRoundTrips(0, "initial");
+        Saturation gap0 = saturate(0, zero.rtt());
+        long t1 = System.nanoTime();
+        zero = withGap(zero, zero.rtt(), gap0);
+
+        List<SizeParams> sizes = new ArrayList<>();
+        sizes.add(zero);
+        for (long m : settings.sizes()) {
+            if (m > 0) sizes.add(measureSize(m, gap0, zero.rtt(), "initial"));
+        }
+        int added = 0;
+        // grow the range while the gap per byte has not settled at the top
+        while (sizes.size() >= 3 && added < MAX_ADDED_SIZES) {
+            long top = sizes.getLast().size();
+            if (top * 2 > settings.adaptiveLimit()) break;
+            SizeParams a = sizes.get(sizes.size() - 3), b = sizes.get(sizes.size() - 2), c = sizes.getLast();
+            if (matches(extrapolate(a.size(), a.gap().value(), b.size(), b.gap().value(), c.size()), c.gap())) break;
+            sizes.add(measureSize(top * 2, gap0, zero.rtt(), "range extended"));
+            added++;
+        }
+        // halve intervals where a size does not follow from the two below it
+        for (int k = 2; k < sizes.size() && added < MAX_ADDED_SIZES; k++) {
+            SizeParams a = sizes.get(k - 2), b = sizes.get(k - 1), c = sizes.get(k);
+            if (followsFrom(a, b, c)) continue;
+            long width = c.size() - b.size();
+            if (width <= Math.max(32, SATURATION_EPS * c.size())) continue;
+            sizes.add(k, measureSize(b.size() + width / 2, gap0, zero.rtt(), "interval halved"));
+            added++;
+            k--; // check the new midpoint against the two sizes below it, then the old size again
+        }
+        if (added >= MAX_ADDED_SIZES) notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions");
+        long t2 = System.nanoTime();
+
+        if (settings.validate()) {
+            for (int i = 1; i < sizes.size(); i++) {
+                SizeParams p = sizes.get(i);
+                sizes.set(i, new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(),
+                        saturate(p.size(), p.rtt()), p.origin()));
+            }
+        }
+        long t3 = System.nanoTime();
+
+        Estimate latency = zero.rtt().median().minus(gap0.gap().times(2)).times(0.5);
+        for (SizeParams p : sizes) {
+            if (!p.sendOverhead().converged() || !p.recvOverhead().converged() || !p.rtt().converged()) {
+                notes.add("size " + p.size() + " B: not within the confidence target at the repetition/time cap");
+            }
+        }
+        if (!gap0.saturated()) notes.add("g(0): saturation criteria not met at " + gap0.messages() + " messages");
+        return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
+                (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);
+    }
+
+    /** Doubles the train until the gap per message settles and the reply's round trip is negligible. */
+    private Saturation saturate(long size, Sampled rtt1) {
+        long start = System.nanoTime();
+        double previous = Double.NaN;
+        int n = FIRST_TRAIN;
+        while (true) {
+            int messages = n;
+            Sampled rttN = sampler.sampleOne(reps -> probe.train(messages, size, 0, 0, reps));
+            Estimate gap = rttN.median().minus(rtt1.median()).times(1.0 / (n - 1));
+            boolean settled = Math.abs(gap.value() - previous) < SATURATION_EPS * gap.value();
+            boolean long_enough = rtt1.value() < SATURATION_EPS * rttN.value();
+            if ((settled && long_enough) || n * 2 > MAX_TRAIN) {
+                return new Saturation(gap, n, settled && long_enough, rttN, (System.nanoTime() - start) / 1e6);
+            }
+            previous = gap.value();
+            n *= 2;
+        }
+    }
+
+    private SizeParams measureRoundTrips(long m, String origin) {
+        Sampled[] rt = sampler.sample(reps -> {
+            Probe.RoundTrips r = probe.roundTrip(m, 0, reps);
+            return new double[][] {r.sendNs(), r.rttNs()};
+        });
+        double delay = 1.5 * rt[1].value() + 200;
+        Sampled recv = sampler.sampleOne(reps -> probe.recvAfterDelay(m, delay, reps));
+        return new SizeParams(m, rt[0], recv, rt[1], null, null, origin);
+    }
+
+    private SizeParams measureSize(long m, Saturation gap0, Sampled rtt0, String origin) {
+        return withGap(measureRoundTrips(m, origin), rtt0, gap0);
+    }
+
+    /** g(m) = RTT(m) - RTT(0) + g(0). */
+    private static SizeParams withGap(SizeParams p, Sampled rtt0, Saturation gap0) {
+        Estimate gap = p.size() == 0 ? gap0.gap() : p.rtt().median().minus(rtt0.median()).plus(gap0.gap());
+        return new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), gap, p.saturatedGap(), p.origin());
+    }
+
+    private static boolean followsFrom(SizeParams a, SizeParams b, SizeParams c) {
+        return matches(extrapolate(a.size(), a.sendOverhead().value(), b.size(), b.sendOverhead().value(), c.size()),
+                c.sendOverhead().median())
+                && matches(extrapolate(a.size(), a.recvOverhead().value(), b.size(), b.recvOverhead().value(), c.size()),
+                c.recvOverhead().median())
+                && matches(extrapolate(a.size(), a.gap().value(), b.size(), b.gap().value(), c.size()), c.gap());
+    }
+
+    static double extrapolate(long x0, double y0, long x1, double y1, long x) {
+        return y1 + (y1 - y0) * (x - x1) / (double) (x1 - x0);
+    }
+
+    private static boolean matches(double predicted, Estimate measured) {
+        double ci = Double.isNaN(measured.ci95()) ? 0 : measured.ci95();
+        return Math.abs(measured.value() - predicted) <= Math.max(MATCH_RELATIVE * Math.abs(measured.value()),
+                MATCH_FLOOR_NS + 2 * ci);
+    }
+
+    /** Table 1, one parameter set per size range of g(m) (sizes >= 1; g(0) is the saturated gap). */
+    static List<ParameterSet> toLogGP(Estimate pLatency, List<SizeParams> sizes) {
+        List<SizeParams> positive = sizes.stream().filter(p -> p.size() > 0).toList();
+        List<ParameterSet> sets = new ArrayList<>();
+        if (positive.size() < 2) return sets;
+        long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
+        double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
+        SizeParams first = positive.getFirst();
+        Estimate g1 = first.gap();
+        Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
+        int[] cuts = Segments.cuts(x, g);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            SizeParams start = positive.get(from);
+            // g + (m-1) G: g is g(1) (Table 1); above a switch, the range's line at 1 byte
+            Estimate gap = i == 0 ? g1 : new Estimate(Segments.fit(x, g, from, to).at(1), Double.NaN);
+            sets.add(new ParameterSet(x[from], x[to - 1], latency, start.sendOverhead().median(),
+                    start.recvOverhead().median(), gap, slope(x, g, from, to)));
+            from = to;
+        }
+        return sets;
+    }
+
+    private static Estimate slope(long[] x, double[] y, int from, int to) {
+        if (to - from < 2) return ParameterSet.NOT_MEASURED;
+        Segments.Line line = Segments.fit(x, y, from, to);
+        return new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()));
+    }
+}

@@ -1,0 +1,99 @@
+package org.fabprobe.method;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.pattern.Probe;
+
+/**
+ * Culler, Liu, Martin and Yoshikawa's LogP signature: the average cost of issuing a request
+ * in a burst of M requests, Delta of computation between them, every request answered by a
+ * reply the requester handles as it goes. One curve per Delta:
+ *
+ * <ul>
+ * <li>send-only regime (small M): the cost is o_s, read at M = 1, Delta = 0;
+ * <li>steady state (large M, Delta = 0): the cost is g, read as the slope of the total issue
+ *     time between the two largest M (which cancels the transient);
+ * <li>with Delta above the idle time the sender is the bottleneck: g' = o_s + o_r + Delta, so
+ *     o_r = g' - Delta - o_s, read on the largest Delta (2 g);
+ * <li>L = RTT/2 - o_s - o_r from a 0-byte round trip.
+ * </ul>
+ *
+ * Bulk sizes give o_s(n) and g(n) for n-byte requests the same way (the paper's section 4).
+ */
+public final class SignatureMethod {
+    /**
+     * @param bursts     burst lengths M, increasing (the last two give the steady state)
+     * @param bulkSizes  request sizes for o_s(n), g(n) (may be empty)
+     */
+    public record Settings(int[] bursts, long[] bulkSizes) {}
+
+    /** One curve of the signature: cost per request against M at one Delta. */
+    public record Curve(double delayNs, int[] bursts, Sampled[] cost, Estimate steadyState) {}
+
+    public record Bulk(long size, Sampled sendOverhead, Estimate gap) {}
+
+    public record Result(Sampled rtt, List<Curve> curves, ParameterSet parameters, List<Bulk> bulk, double wallMs,
+                         List<String> notes) {}
+
+    private final Probe probe;
+    private final Sampler sampler;
+
+    public SignatureMethod(Probe probe, Sampler sampler) {
+        this.probe = probe;
+        this.sampler = sampler;
+    }
+
+    public Result run(Settings settings) {
+        int[] bursts = settings.bursts();
+        if (bursts.length < 2 || bursts[0] != 1) throw new IllegalArgumentException("burst lengths must start at 1 and have at least two values");
+        long start = System.nanoTime();
+        List<String> notes = new ArrayList<>();
+        Sampled rtt = sampler.sample(reps -> new double[][] {probe.roundTrip(0, 0, reps).rttNs()})[0];
+        Curve base = curve(0, 0, bursts);
+        Estimate sendOverhead = base.cost()[0].median();
+        Estimate gap = base.steadyState();
+        List<Curve> curves = new ArrayList<>(List.of(base));
+        for (double factor : new double[] {0.5, 1, 2}) {
+            curves.add(curve(0, factor * gap.value(), bursts));
+        }
+        Curve widest = curves.getLast();
+        Estimate recvOverhead = widest.steadyState().minus(Estimate.exact(probe.delayCostNs(widest.delayNs())))
+                .minus(sendOverhead);
+        if (widest.steadyState().value() < 1.05 * (gap.value() + widest.delayNs() / 2)) {
+            notes.add("Delta = 2g did not make the sender the bottleneck: o_r is a lower bound");
+        }
+        Estimate latency = rtt.median().times(0.5).minus(sendOverhead).minus(recvOverhead);
+        List<Bulk> bulk = new ArrayList<>();
+        int[] lastTwo = {bursts[bursts.length - 2], bursts[bursts.length - 1]};
+        for (long size : settings.bulkSizes()) {
+            Sampled one = sampler.sampleOne(reps -> probe.burst(1, size, 0, reps));
+            bulk.add(new Bulk(size, one, curve(size, 0, lastTwo).steadyState()));
+        }
+        for (Curve c : curves) {
+            for (Sampled s : c.cost()) {
+                if (!s.converged()) {
+                    notes.add("some signature points are not within the confidence target at the repetition/time cap");
+                    break;
+                }
+            }
+        }
+        ParameterSet parameters = new ParameterSet(0, 0, latency, sendOverhead, recvOverhead, gap, ParameterSet.NOT_MEASURED);
+        return new Result(rtt, curves, parameters, bulk, (System.nanoTime() - start) / 1e6, notes.stream().distinct().toList());
+    }
+
+    private Curve curve(long size, double delayNs, int[] bursts) {
+        Sampled[] cost = new Sampled[bursts.length];
+        for (int i = 0; i < bursts.length; i++) {
+            int m = bursts[i];
+            cost[i] = sampler.sampleOne(reps -> probe.burst(m, size, delayNs, reps));
+        }
+        int a = bursts.length - 2, b = bursts.length - 1;
+        // total issue time M * cost; its slope between the two largest M is the steady-state cost
+        Estimate steady = cost[b].median().times(bursts[b]).minus(cost[a].median().times(bursts[a]))
+                .times(1.0 / (bursts[b] - bursts[a]));
+        return new Curve(delayNs, bursts.clone(), cost, steady);
+    }
+}

@@ -1,0 +1,318 @@
+package org.fabprobe.pattern;
+
+import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Transport;
+
+/**
+ * The timed building blocks of the LogP methods, both halves in one class. The measure side
+ * decides, batch by batch, which probe to run next (adaptive methods need that); each batch
+ * is announced to the mirror over the untimed control channel, then both sides run the same
+ * schedule:
+ *
+ * <ul>
+ * <li>{@link #roundTrip}: {@code size} bytes out, {@code back} bytes back; times the send
+ *     (until the buffer is reusable: o_s) and the round trip (RTT).
+ * <li>{@link #recvAfterDelay}: 0 bytes out, wait {@code delay} (longer than the round trip), then
+ *     time receiving the {@code back} bytes that have arrived meanwhile: o_r (Kielmann).
+ * <li>{@link #train}: {@code n} messages of {@code size} bytes, {@code delay} apart, one reply of
+ *     {@code back} bytes; times first send to reply: PRTT(n, d, s) (Hoefler), RTT_n (Kielmann's
+ *     saturation, back = 0).
+ * <li>{@link #burst}: {@code m} requests of {@code size} bytes with {@code delay} of computation
+ *     between them, every request answered by a 0-byte reply which the requester handles as it
+ *     goes (polling once per request); times the issue loop (Culler's signature).
+ * </ul>
+ *
+ * <p>Every batch starts with an untimed 0-byte exchange after which the mirror has posted its
+ * receives (Kielmann's "mirror is ready" message), so no timed message arrives unexpected
+ * unless the probe means it to. At most {@code depth} sends and receives are outstanding.
+ */
+public final class Probe {
+    private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
+    private static final String COMMAND = "probe";
+    private static final int COMMAND_FIELDS = 5;
+    /** 60 rounds of 200: every timed method called 12 000 times, past C2's invocation thresholds. */
+    private static final int WARMUP_ROUNDS = 60;
+
+    private final Transport t;
+    private final Await await;
+    private final Control control;
+    private final int depth;
+    /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
+    private final double readCostNs;
+    private long[] ticks = new long[64];
+    private long[] sendTicks = new long[64];
+
+    public Probe(Transport t, Await await, Control control, int depth) {
+        this.t = t;
+        this.await = await;
+        this.control = control;
+        this.depth = depth;
+        double cost = Clock.facts().readCostNs();
+        this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
+    }
+
+    /**
+     * What a busy-wait of {@code delayNs} between messages really takes (the wait overshoots
+     * by part of a clock read, plus the read that starts it): the methods subtract this, not
+     * the nominal delay. Measured locally, no messages.
+     */
+    public double delayCostNs(double delayNs) {
+        long delay = Clock.fromNs(delayNs);
+        int rounds = (int) Math.max(100, Math.min(20_000, 2e6 / Math.max(delayNs, 1)));
+        long best = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            long start = Clock.now();
+            for (int i = 0; i < rounds; i++) spinUntil(Clock.now() + delay);
+            best = Math.min(best, Clock.now() - start);
+        }
+        return Clock.toNs(best) / rounds;
+    }
+
+    /** Half round trips are not used here: every value is a full interval in ns. */
+    public record RoundTrips(double[] sendNs, double[] rttNs) {}
+
+    public RoundTrips roundTrip(long size, long back, int reps) {
+        announce(ROUND_TRIP, size, back, 1, reps);
+        ensureCapacity(reps);
+        for (int r = 0; r < reps; r++) {
+            ticks[r] = roundTripOnce(size, back, r);
+        }
+        return new RoundTrips(toNs(sendTicks, reps), toNs(ticks, reps));
+    }
+
+    // Each repetition is a method of its own, so that the JIT compiles the timed code after a
+    // few thousand calls (invocation counters) instead of tens of thousands of loop iterations.
+    private long roundTripOnce(long size, long back, int r) {
+        long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
+        t.postRecv(back);
+        long start = Clock.now();
+        t.postSend(size);
+        await.sends(t, sends + 1);
+        long sent = Clock.now();
+        await.recvs(t, recvs + 1);
+        long end = Clock.now();
+        sendTicks[r] = sent - start;
+        return end - start;
+    }
+
+    public double[] recvAfterDelay(long back, double delayNs, int reps) {
+        announce(RECV_AFTER_DELAY, 0, back, 1, reps);
+        ensureCapacity(reps);
+        long delay = Clock.fromNs(delayNs);
+        for (int r = 0; r < reps; r++) {
+            ticks[r] = recvAfterDelayOnce(back, delay);
+        }
+        return toNs(ticks, reps);
+    }
+
+    private long recvAfterDelayOnce(long back, long delay) {
+        long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
+        t.postSend(0);
+        await.sends(t, sends + 1);
+        spinUntil(Clock.now() + delay);
+        long start = Clock.now();
+        t.postRecv(back);
+        await.recvs(t, recvs + 1);
+        return Clock.now() - start;
+    }
+
+    public double[] train(int n, long size, double delayNs, long back, int reps) {
+        announce(TRAIN, size, back, n, reps);
+        ensureCapacity(reps);
+        long delay = Clock.fromNs(delayNs);
+        for (int r = 0; r < reps; r++) {
+            ticks[r] = trainOnce(n, size, delay, back);
+        }
+        return toNs(ticks, reps);
+    }
+
+    private long trainOnce(int n, long size, long delay, long back) {
+        long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
+        t.postRecv(back);
+        long start = Clock.now();
+        for (int i = 0; i < n; i++) {
+            if (sends + i - t.sendsCompleted() >= depth) await.sends(t, sends + i - depth + 1);
+            t.postSend(size);
+            if (delay > 0 && i + 1 < n) spinUntil(Clock.now() + delay);
+        }
+        await.recvs(t, recvs + 1);
+        long end = Clock.now();
+        await.sends(t, sends + n);
+        return end - start;
+    }
+
+    /** Per repetition, the average cost of one request in the issue loop (time / m), ns. */
+    public double[] burst(int m, long size, double delayNs, int reps) {
+        announce(BURST, size, 0, m, reps);
+        ensureCapacity(reps);
+        long delay = Clock.fromNs(delayNs);
+        for (int r = 0; r < reps; r++) {
+            ticks[r] = burstOnce(m, size, delay);
+        }
+        double[] ns = toNs(ticks, reps);
+        for (int r = 0; r < reps; r++) ns[r] /= m;
+        return ns;
+    }
+
+    private long burstOnce(int m, long size, long delay) {
+        long sends = t.sendsCompleted();
+        long repliesEnd = t.recvsCompleted() + m;
+        long repliesPosted = postUpTo(t.recvsCompleted(), repliesEnd, 0);
+        long start = Clock.now();
+        for (int i = 0; i < m; i++) {
+            while (sends + i - t.sendsCompleted() >= depth) { // the network is full: stall
+                await.sends(t, sends + i - depth + 1);
+            }
+            t.postSend(size);
+            if (delay > 0) spinUntil(Clock.now() + delay);
+            t.progress(); // the request handles replies that have arrived, as Active Messages do
+            repliesPosted = postUpTo(repliesPosted, repliesEnd, 0);
+        }
+        long end = Clock.now();
+        while (t.recvsCompleted() < repliesEnd) {
+            await.recvs(t, Math.min(repliesEnd, t.recvsCompleted() + 1));
+            repliesPosted = postUpTo(repliesPosted, repliesEnd, 0);
+        }
+        await.sends(t, sends + m);
+        return end - start;
+    }
+
+    /**
+     * Runs every probe untimed at 0 bytes until the JIT has compiled both halves: for at most
+     * {@code budgetNs} of wall time (slow transports get less warm-up, not a longer run).
+     *
+     * @return the wall time spent, ns
+     */
+    public double warmUp(double budgetNs, long largestMessage) {
+        long start = System.nanoTime();
+        long size = Math.min(64, largestMessage);
+        for (int round = 0; round < WARMUP_ROUNDS && System.nanoTime() - start < budgetNs; round++) {
+            // alternate 0 B and no delay with a small size, a delay and trains longer than the
+            // depth, so that no branch of the timed code is first taken during a measurement
+            // (an untaken branch is compiled as a trap: taking it later deoptimizes the loop)
+            boolean plain = round % 2 == 0;
+            long bytes = plain ? 0 : size;
+            double delay = plain ? 0 : 20;
+            roundTrip(bytes, 0, 200);
+            recvAfterDelay(bytes, delay, 200);
+            train(plain ? 4 : depth + 4, bytes, delay, bytes, plain ? 200 : 20);
+            burst(plain ? 4 : depth + 4, bytes, delay, plain ? 200 : 20);
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** Tells the mirror that the measurement is over. */
+    public void end() {
+        control.sendAll(COMMAND, END, 0, 0, 0, 0);
+    }
+
+    /** Keeps receives posted ahead, at most depth outstanding, up to {@code end} in total. */
+    private long postUpTo(long posted, long end, long bytes) {
+        while (posted < end && posted - t.recvsCompleted() < depth) {
+            t.postRecv(bytes);
+            posted++;
+        }
+        return posted;
+    }
+
+    private void announce(int op, long size, long back, int n, int reps) {
+        control.sendAll(COMMAND, op, size, back, n, reps);
+        long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
+        t.postRecv(0);
+        t.postSend(0);
+        await.recvs(t, recvs + 1);
+        await.sends(t, sends + 1);
+    }
+
+    /** Mirror half: follows the measure side's batches until it says the measurement is over. */
+    public static void mirror(Transport t, Await await, Control control, int depth) {
+        while (true) {
+            long[] c = control.receiveAll(COMMAND, COMMAND_FIELDS);
+            int op = (int) c[0];
+            if (op == END) return;
+            long size = c[1], back = c[2];
+            int n = (int) c[3], reps = (int) c[4];
+            long recvs = t.recvsCompleted();
+            t.postRecv(0);
+            await.recvs(t, recvs + 1);
+            switch (op) {
+                case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, 1, op == ROUND_TRIP ? size : 0, back, reps);
+                case TRAIN -> mirrorTrains(t, await, depth, n, size, back, reps);
+                case BURST -> mirrorBursts(t, await, depth, n, size, reps);
+                default -> throw new IllegalStateException("unknown probe " + op);
+            }
+        }
+    }
+
+    /**
+     * Posts the batch's first receives, answers the ready message, then one reply per train;
+     * receives are re-posted as they complete, so trains may be longer than the depth.
+     */
+    private static void mirrorTrains(Transport t, Await await, int depth, int n, long size, long back, int reps) {
+        long first = t.recvsCompleted();
+        long end = first + (long) n * reps;
+        long posted = post(t, depth, first, end, size);
+        long sends = t.sendsCompleted();
+        t.postSend(0);
+        await.sends(t, ++sends);
+        for (long next = first + 1; next <= end; next++) {
+            posted = echo(t, await, depth, next, posted, end, size, (next - first) % n == 0 ? back : -1);
+        }
+    }
+
+    /** Waits for message {@code next}, keeps receives posted, and replies if {@code back >= 0}. */
+    private static long echo(Transport t, Await await, int depth, long next, long posted, long end, long size, long back) {
+        await.recvs(t, next);
+        posted = post(t, depth, posted, end, size);
+        if (back >= 0) {
+            long sends = t.sendsCompleted();
+            t.postSend(back);
+            await.sends(t, sends + 1);
+        }
+        return posted;
+    }
+
+    private static void mirrorBursts(Transport t, Await await, int depth, int m, long size, int reps) {
+        long first = t.recvsCompleted();
+        long end = first + (long) m * reps;
+        long posted = post(t, depth, first, end, size);
+        long sends = t.sendsCompleted();
+        t.postSend(0);
+        await.sends(t, ++sends);
+        for (long next = first + 1; next <= end; next++) {
+            await.recvs(t, next);
+            posted = post(t, depth, posted, end, size);
+            if (sends - t.sendsCompleted() >= depth) await.sends(t, sends - depth + 1);
+            t.postSend(0);
+            sends++;
+        }
+        await.sends(t, sends);
+    }
+
+    private static long post(Transport t, int depth, long posted, long end, long bytes) {
+        while (posted < end && posted - t.recvsCompleted() < depth) {
+            t.postRecv(bytes);
+            posted++;
+        }
+        return posted;
+    }
+
+    private void ensureCapacity(int reps) {
+        if (ticks.length < reps) {
+            ticks = new long[reps];
+            sendTicks = new long[reps];
+        }
+    }
+
+    private double[] toNs(long[] ticks, int count) {
+        double[] ns = new double[count];
+        for (int i = 0; i < count; i++) ns[i] = Math.max(0, Clock.toNs(ticks[i]) - readCostNs);
+        return ns;
+    }
+
+    private static void spinUntil(long deadline) {
+        while (Clock.now() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package org.fabprobe.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.fabprobe.method.LogGPMethod;
+import org.fabprobe.method.PLogPMethod;
+import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.method.SignatureMethod;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Summary;
+
+/**
+ * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
+ * and fact; schemas fabprobe.loggp/1, fabprobe.plogp/1, fabprobe.signature/1) and CSV (one row
+ * per size or signature point). Every parameter carries its 95 % uncertainty; physically
+ * inconsistent parameter sets are listed under "flags".
+ */
+public final class MethodReport {
+    private MethodReport() {}
+
+    /** Run facts and timings every method report shares. */
+    public record Context(RunFacts run, double warmupMs, double wallSeconds) {}
+
+    // ---- loggp --------------------------------------------------------------------------
+
+    public static String table(Context c, LogGPMethod.Result r) {
+        StringBuilder b = header(c, "loggp", "PRTT(n,d,s), n = " + r.messages());
+        b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %20s %9s%n", "size", "PRTT(1,0,s) µs",
+                "PRTT(n,0,s) µs", "g+(s-1)G µs", "o µs", "d µs"));
+        for (LogGPMethod.SizePrtt p : r.sizes()) {
+            b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %20s %9.3f%n", PingPongReport.human(p.size()),
+                    us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
+        }
+        parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
+        footer(b, c, r.ranges(), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        return b.toString();
+    }
+
+    public static String json(Context c, LogGPMethod.Result r) {
+        List<Object> sizes = new ArrayList<>();
+        for (LogGPMethod.SizePrtt p : r.sizes()) {
+            sizes.add(Json.object("size_bytes", p.size(), "prtt_1_0_ns", sampled(p.prtt1()), "prtt_n_0_ns",
+                    sampled(p.prttN()), "prtt_n_d_ns", sampled(p.prttDelayed()), "delay_ns", p.delayNs(),
+                    "gap_all_ns", estimate(p.gapAll()), "o_ns", estimate(p.overhead())));
+        }
+        return document(c, "fabprobe.loggp/1", Json.object("messages", r.messages(), "sizes", sizes),
+                r.ranges(), r.notes(), Json.object("measurement_ms", r.wallMs()));
+    }
+
+    public static String csv(LogGPMethod.Result r) {
+        StringBuilder b = new StringBuilder("size_bytes,prtt_1_0_ns,prtt_n_0_ns,prtt_n_d_ns,delay_ns,gap_all_ns,gap_all_ci95_ns,o_ns,o_ci95_ns\n");
+        for (LogGPMethod.SizePrtt p : r.sizes()) {
+            row(b, p.size(), p.prtt1().value(), p.prttN().value(), p.prttDelayed().value(), p.delayNs(),
+                    p.gapAll().value(), p.gapAll().ci95(), p.overhead().value(), p.overhead().ci95());
+        }
+        return b.toString();
+    }
+
+    // ---- plogp --------------------------------------------------------------------------
+
+    public static String table(Context c, PLogPMethod.Result r) {
+        StringBuilder b = header(c, "plogp", "fast parameterized LogP (Kielmann et al.)");
+        PLogPMethod.Saturation g0 = r.gap0();
+        b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  L %s µs%n", us(g0.gap()),
+                g0.messages(), g0.saturated() ? "" : " (NOT saturated)", us(r.latency())));
+        boolean validated = r.sizes().stream().anyMatch(p -> p.saturatedGap() != null);
+        b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %12s%s %6s  %s%n", "size", "o_s µs", "o_r µs",
+                "g(m) µs", "RTT µs", validated ? String.format(Locale.ROOT, " %20s", "g(m) saturated µs") : "",
+                "reps", "origin"));
+        for (PLogPMethod.SizeParams p : r.sizes()) {
+            String saturated = p.saturatedGap() == null ? (validated ? String.format(Locale.ROOT, " %20s", "") : "")
+                    : String.format(Locale.ROOT, " %20s", us(p.saturatedGap().gap()));
+            b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %12.3f%s %6d  %s%n", PingPongReport.human(p.size()),
+                    us(p.sendOverhead().median()), us(p.recvOverhead().median()), us(p.gap()), p.rtt().value() / 1e3,
+                    saturated, p.rtt().summary().count(), p.origin()));
+        }
+        parameters(b, "LogGP from parameterized LogP (Table 1), per size range of g(m):", r.loggp());
+        double[] ms = r.phasesMs();
+        String phases = String.format(Locale.ROOT, "measurement: g(0) %.1f ms, o_s/o_r with implicit g(m) %.1f ms%s",
+                ms[0], ms[1], Double.isNaN(ms[2]) ? "" : String.format(Locale.ROOT, ", g(m) by saturation %.1f ms", ms[2]));
+        footer(b, c, r.loggp(), r.notes(), phases);
+        return b.toString();
+    }
+
+    public static String json(Context c, PLogPMethod.Result r) {
+        List<Object> sizes = new ArrayList<>();
+        for (PLogPMethod.SizeParams p : r.sizes()) {
+            Map<String, Object> o = Json.object("size_bytes", p.size(), "origin", p.origin(), "o_s_ns",
+                    sampled(p.sendOverhead()), "o_r_ns", sampled(p.recvOverhead()), "rtt_ns", sampled(p.rtt()),
+                    "g_ns", estimate(p.gap()));
+            if (p.saturatedGap() != null) o.put("g_saturated", saturation(p.saturatedGap()));
+            sizes.add(o);
+        }
+        double[] ms = r.phasesMs();
+        return document(c, "fabprobe.plogp/1", Json.object("g0", saturation(r.gap0()), "L_ns", estimate(r.latency()),
+                "sizes", sizes), r.loggp(), r.notes(), Json.object("g0_ms", ms[0], "overheads_ms", ms[1],
+                "saturation_ms", ms[2], "measurement_ms", ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2])));
+    }
+
+    public static String csv(PLogPMethod.Result r) {
+        StringBuilder b = new StringBuilder("size_bytes,o_s_ns,o_s_ci95_ns,o_r_ns,o_r_ci95_ns,g_ns,g_ci95_ns,rtt_ns,g_saturated_ns,origin\n");
+        for (PLogPMethod.SizeParams p : r.sizes()) {
+            row(b, p.size(), p.sendOverhead().value(), p.sendOverhead().median().ci95(), p.recvOverhead().value(),
+                    p.recvOverhead().median().ci95(), p.gap().value(), p.gap().ci95(), p.rtt().value(),
+                    p.saturatedGap() == null ? Double.NaN : p.saturatedGap().gap().value());
+            b.setLength(b.length() - 1);
+            b.append(',').append(p.origin()).append('\n');
+        }
+        return b.toString();
+    }
+
+    // ---- signature ----------------------------------------------------------------------
+
+    public static String table(Context c, SignatureMethod.Result r) {
+        StringBuilder b = header(c, "signature", "Culler et al.: cost per request vs burst length M, per Delta");
+        List<SignatureMethod.Curve> curves = r.curves();
+        b.append(String.format(Locale.ROOT, "%8s", "M"));
+        for (SignatureMethod.Curve cv : curves) {
+            b.append(String.format(Locale.ROOT, " %16s", String.format(Locale.ROOT, "Δ=%.3f µs", cv.delayNs() / 1e3)));
+        }
+        b.append('\n');
+        int[] bursts = curves.getFirst().bursts();
+        for (int i = 0; i < bursts.length; i++) {
+            b.append(String.format(Locale.ROOT, "%8d", bursts[i]));
+            for (SignatureMethod.Curve cv : curves) b.append(String.format(Locale.ROOT, " %16.3f", cv.cost()[i].value() / 1e3));
+            b.append('\n');
+        }
+        b.append(String.format(Locale.ROOT, "%8s", "steady"));
+        for (SignatureMethod.Curve cv : curves) b.append(String.format(Locale.ROOT, " %16.3f", cv.steadyState().value() / 1e3));
+        b.append(String.format(Locale.ROOT, "%nRTT(0) %s µs%n", us(r.rtt().median())));
+        if (!r.bulk().isEmpty()) {
+            b.append(String.format(Locale.ROOT, "bulk: %10s %20s %20s%n", "size", "o_s(n) µs", "g(n) µs"));
+            for (SignatureMethod.Bulk k : r.bulk()) {
+                b.append(String.format(Locale.ROOT, "      %10s %20s %20s%n", PingPongReport.human(k.size()),
+                        us(k.sendOverhead().median()), us(k.gap())));
+            }
+        }
+        parameters(b, "LogP read off the signature (0-byte requests):", List.of(r.parameters()));
+        footer(b, c, List.of(r.parameters()), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        return b.toString();
+    }
+
+    public static String json(Context c, SignatureMethod.Result r) {
+        List<Object> curves = new ArrayList<>();
+        for (SignatureMethod.Curve cv : r.curves()) {
+            List<Object> points = new ArrayList<>();
+            for (int i = 0; i < cv.bursts().length; i++) {
+                points.add(Json.object("burst", cv.bursts()[i], "cost_ns", sampled(cv.cost()[i])));
+            }
+            curves.add(Json.object("delay_ns", cv.delayNs(), "steady_state_ns", estimate(cv.steadyState()), "points", points));
+        }
+        List<Object> bulk = new ArrayList<>();
+        for (SignatureMethod.Bulk k : r.bulk()) {
+            bulk.add(Json.object("size_bytes", k.size(), "o_s_ns", sampled(k.sendOverhead()), "g_ns", estimate(k.gap())));
+        }
+        return document(c, "fabprobe.signature/1", Json.object("rtt_ns", sampled(r.rtt()), "curves", curves, "bulk", bulk),
+                List.of(r.parameters()), r.notes(), Json.object("measurement_ms", r.wallMs()));
+    }
+
+    public static String csv(SignatureMethod.Result r) {
+        StringBuilder b = new StringBuilder("delay_ns,burst,cost_ns,cost_ci95_ns,reps\n");
+        for (SignatureMethod.Curve cv : r.curves()) {
+            for (int i = 0; i < cv.bursts().length; i++) {
+                Sampled s = cv.cost()[i];
+                row(b, cv.delayNs(), cv.bursts()[i], s.value(), s.median().ci95(), s.summary().count());
+            }
+        }
+        return b.toString();
+    }
+
+    // ---- shared -------------------------------------------------------------------------
+
+    private static StringBuilder header(Context c, String command, String method) {
+        RunFacts run = c.run();
+        String library = run.transportFacts().getOrDefault("library", "");
+        return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n",
+                command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
+                run.host().getOrDefault("hostname", "?"), method, run.settings().get("sampling")));
+    }
+
+    private static void parameters(StringBuilder b, String title, List<ParameterSet> sets) {
+        b.append(title).append('\n');
+        b.append(String.format(Locale.ROOT, "  %-21s %18s %18s %18s %18s %20s%n", "range", "L µs", "o_s µs", "o_r µs",
+                "g µs", "G ns/B"));
+        for (ParameterSet p : sets) {
+            String range = p.fromBytes() == p.toBytes() ? PingPongReport.human(p.fromBytes())
+                    : PingPongReport.human(p.fromBytes()) + " .. " + PingPongReport.human(p.toBytes());
+            b.append(String.format(Locale.ROOT, "  %-21s %18s %18s %18s %18s %20s%n", range, us(p.latency()),
+                    us(p.sendOverhead()), us(p.recvOverhead()), us(p.gap()), perByte(p.gapPerByte())));
+        }
+    }
+
+    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, String timing) {
+        List<String> flags = flags(sets);
+        b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
+        for (String n : notes) b.append("note: ").append(n).append('\n');
+        b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
+    }
+
+    public static List<String> flags(List<ParameterSet> sets) {
+        List<String> flags = new ArrayList<>();
+        for (ParameterSet p : sets) flags.addAll(p.inconsistencies());
+        return flags;
+    }
+
+    private static String document(Context c, String schema, Map<String, Object> data, List<ParameterSet> sets,
+                                   List<String> notes, Map<String, Object> timing) {
+        RunFacts run = c.run();
+        List<Object> parameters = new ArrayList<>();
+        for (ParameterSet p : sets) {
+            parameters.add(Json.object("from_bytes", p.fromBytes(), "to_bytes", p.toBytes(), "L_ns", estimate(p.latency()),
+                    "o_s_ns", estimate(p.sendOverhead()), "o_r_ns", estimate(p.recvOverhead()), "g_ns", estimate(p.gap()),
+                    "G_ns_per_byte", estimate(p.gapPerByte())));
+        }
+        timing.put("warmup_ms", c.warmupMs());
+        Map<String, Object> doc = Json.object("schema", schema, "tool", run.tool(), "command", run.command(),
+                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
+                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "wall_seconds", c.wallSeconds(), "timing", timing, "parameters", parameters, "flags", flags(sets),
+                "notes", notes);
+        doc.putAll(data);
+        return Json.write(doc);
+    }
+
+    static Map<String, Object> estimate(Estimate e) {
+        return Json.object("value", e.value(), "ci95", e.ci95());
+    }
+
+    static Map<String, Object> sampled(Sampled s) {
+        Summary m = s.summary();
+        return Json.object("median", s.value(), "ci95", s.median().ci95(), "min", m.min(), "p99", m.p99(),
+                "mean", m.mean(), "repetitions", m.count(), "outliers", m.outliers(), "converged", s.converged(),
+                "wall_ms", s.wallMs());
+    }
+
+    private static Map<String, Object> saturation(PLogPMethod.Saturation s) {
+        return Json.object("g_ns", estimate(s.gap()), "messages", s.messages(), "saturated", s.saturated(),
+                "rtt_n_ns", sampled(s.rttN()), "wall_ms", s.wallMs());
+    }
+
+    /** "1.234 ± 0.005" in µs; "-" for a value the method does not measure. */
+    private static String us(Estimate e) {
+        if (Double.isNaN(e.value())) return "-";
+        if (Double.isNaN(e.ci95())) return String.format(Locale.ROOT, "%.3f", e.value() / 1e3);
+        return String.format(Locale.ROOT, "%.3f ± %.3f", e.value() / 1e3, e.ci95() / 1e3);
+    }
+
+    private static String perByte(Estimate e) {
+        if (Double.isNaN(e.value())) return "-";
+        if (Double.isNaN(e.ci95())) return String.format(Locale.ROOT, "%.5f", e.value());
+        return String.format(Locale.ROOT, "%.5f ± %.5f", e.value(), e.ci95());
+    }
+
+    private static void row(StringBuilder b, double... values) {
+        for (int i = 0; i < values.length; i++) {
+            if (i > 0) b.append(',');
+            double v = values[i];
+            if (!Double.isFinite(v)) continue;
+            b.append(v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v));
+        }
+        b.append('\n');
+    }
+}
