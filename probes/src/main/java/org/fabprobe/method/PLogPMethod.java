@@ -13,7 +13,8 @@ import org.fabprobe.pattern.Probe;
  *
  * <ol>
  * <li>g(0) by saturation: RTT_n of n empty messages and one empty reply, n = 10, 20, 40, ...
- *     until the gap per message changes by less than eps (1 %) and RTT_1 < eps RTT_n.
+ *     until the gap per message changes by less than eps (1 %, or less than its own 95 %
+ *     uncertainty on a noisy machine) and RTT_1 < eps RTT_n; at most 4096 messages.
  * <li>Per size m, two round trips. m bytes out, 0 back: the send time is o_s(m), the round
  *     trip RTT(m). 0 bytes out, wait Delta > RTT(m), receive m bytes: o_r(m) (an unexpected
  *     message, as the paper measures it). g(m) = RTT(m) - RTT(0) + g(0), L = (RTT(0) - 2 g(0)) / 2.
@@ -34,7 +35,8 @@ public final class PLogPMethod {
     /** Kielmann's epsilon for the saturation criteria. */
     public static final double SATURATION_EPS = 0.01;
     private static final int FIRST_TRAIN = 10;
-    private static final int MAX_TRAIN = 1 << 16;
+    /** Trains stop growing here: noise, not the network, keeps a real gap moving by 1 %. */
+    private static final int MAX_TRAIN = 4096;
     /** Extrapolation checks tolerate this much relative difference... */
     private static final double MATCH_RELATIVE = 0.10;
     /** ...and at least this much absolute difference, ns (noise of a few clock reads). */
@@ -136,7 +138,8 @@ public final class PLogPMethod {
             int messages = n;
             Sampled rttN = sampler.sampleOne(reps -> probe.train(messages, size, 0, 0, reps));
             Estimate gap = rttN.median().minus(rtt1.median()).times(1.0 / (n - 1));
-            boolean settled = Math.abs(gap.value() - previous) < SATURATION_EPS * gap.value();
+            // settled: changed by less than eps, or by less than the measurement can tell
+            boolean settled = Math.abs(gap.value() - previous) < Math.max(SATURATION_EPS * gap.value(), gap.ci95());
             boolean long_enough = rtt1.value() < SATURATION_EPS * rttN.value();
             if ((settled && long_enough) || n * 2 > MAX_TRAIN) {
                 return new Saturation(gap, n, settled && long_enough, rttN, (System.nanoTime() - start) / 1e6);

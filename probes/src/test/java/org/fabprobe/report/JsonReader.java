@@ -9,7 +9,7 @@ import java.util.Map;
  * A strict JSON parser (RFC 8259) for tests, so written JSON is checked by reading it back:
  * objects become LinkedHashMap, arrays ArrayList, numbers Double. Anything malformed throws.
  */
-final class JsonReader {
+public final class JsonReader {
     private final String text;
     private int pos;
 
@@ -17,7 +17,7 @@ final class JsonReader {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         JsonReader reader = new JsonReader(text);
         Object value = reader.value();
         reader.skipWhitespace();

@@ -1,0 +1,122 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.report.JsonReader;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each LogP method, run end to end against the emulated network, gives back the parameters
+ * the network was set to: within 10 % or 50 ns, whichever is larger, from microsecond
+ * (Myrinet- and InfiniBand-like rows of the papers) down to shared-memory scale. A protocol
+ * switch is found within one size step.
+ */
+class MethodsOnSimTest {
+
+    /** L, o_s, o_r, g in ns, G in ns/B; g > o_s + o_r so that Culler's steady state shows g. */
+    record Network(String name, double latency, double sendOverhead, double recvOverhead, double gap, double perByte,
+                   String sizes) {
+        String spec() {
+            return String.format(java.util.Locale.ROOT, "sim:L=%.0fns,os=%.0fns,or=%.0fns,g=%.0fns,G=%.3fns/B", latency,
+                    sendOverhead, recvOverhead, gap, perByte);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Network> networks() {
+        return List.of(
+                new Network("myrinet-like", 10_500, 1_300, 1_300, 9_400, 9.2, "0..8K"),
+                new Network("infiniband-like", 6_000, 1_500, 2_000, 5_100, 0.73, "0..32K"),
+                new Network("shared-memory-like", 800, 200, 250, 1_000, 0.1, "0..64K"));
+    }
+
+    static List<Arguments> methodsAndNetworks() {
+        return networks().stream().flatMap(n -> java.util.stream.Stream.of(Arguments.of("plogp", n),
+                Arguments.of("loggp", n), Arguments.of("signature", n))).toList();
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("methodsAndNetworks")
+    void recoversTheEmulatedParameters(String method, Network net) {
+        Map<String, Object> doc = method.equals("signature") ? run(method, net.spec(), "--bulk-sizes", "none")
+                : run(method, net.spec(), "-s", net.sizes());
+        String context = method + " on " + net.spec() + "\n" + doc.get("parameters");
+        Map<?, ?> first = parameterSets(doc).getFirst();
+        double expectedLatency = method.equals("loggp")
+                ? net.latency() + net.recvOverhead() - net.sendOverhead() // LogGP's one o is the sender's
+                : net.latency();
+        assertClose(expectedLatency, value(first, "L_ns"), "L", context);
+        assertClose(net.sendOverhead(), value(first, "o_s_ns"), "o_s", context);
+        if (!method.equals("loggp")) assertClose(net.recvOverhead(), value(first, "o_r_ns"), "o_r", context);
+        assertClose(net.gap(), value(first, "g_ns"), "g", context);
+        if (!method.equals("signature")) {
+            assertEquals(net.perByte(), value(first, "G_ns_per_byte"), 0.1 * net.perByte(), "G\n" + context);
+        }
+        assertEquals(List.of(), doc.get("flags"), context);
+    }
+
+    @ParameterizedTest(name = "{0} finds the switch at 16 KiB")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"loggp", "plogp"})
+    void protocolSwitchIsLocatedWithinOneSizeStep(String method) {
+        String spec = "sim:L=2us,os=500ns,or=500ns,g=3us,G=0.5ns/B;>16K:L=8us,G=0.125ns/B";
+        Map<String, Object> doc = method.equals("plogp") ? run(method, spec, "-s", "0..128K", "--adaptive-limit", "0")
+                : run(method, spec, "-s", "0..128K");
+        List<Map<?, ?>> sets = parameterSets(doc);
+        String context = method + "\n" + doc.get("parameters");
+        assertEquals(2, sets.size(), context);
+        double firstEnd = ((Number) sets.get(0).get("to_bytes")).doubleValue();
+        double secondStart = ((Number) sets.get(1).get("from_bytes")).doubleValue();
+        // one step of the power-of-two grid either side of the switch (plogp refines the
+        // interval by halving, and its g(m) carries the switch's latency change too)
+        assertTrue(firstEnd >= 8192 && firstEnd < 32768, context);
+        assertTrue(secondStart > 8192 && secondStart <= 32768, context);
+        assertEquals(0.125, value(sets.get(1), "G_ns_per_byte"), 0.0125, context);
+    }
+
+    @Test
+    void validationModeSaturatesEverySizeAndReportsBothTimes() {
+        Map<String, Object> doc = run("plogp", "sim:L=1us,os=200ns,or=200ns,g=1us,G=0.5ns/B", "-s", "0..4K",
+                "--adaptive-limit", "0", "--validate");
+        Map<?, ?> timing = (Map<?, ?>) doc.get("timing");
+        assertTrue(((Number) timing.get("saturation_ms")).doubleValue() > 0, timing::toString);
+        for (Object o : (List<?>) doc.get("sizes")) {
+            Map<?, ?> size = (Map<?, ?>) o;
+            if (((Number) size.get("size_bytes")).longValue() == 0) continue;
+            double fast = value(size, "g_ns");
+            double saturated = value((Map<?, ?>) size.get("g_saturated"), "g_ns");
+            assertEquals(saturated, fast, Math.max(0.1 * saturated, 50), "g(m) fast vs saturated at " + size);
+        }
+    }
+
+    static Map<String, Object> run(String method, String transport, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of(method, "-t", transport, "--json", "-", "--timeout", "10s"));
+        args.addAll(List.of(extra));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run::toString);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(run.out());
+        return doc;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<?, ?>> parameterSets(Map<String, Object> doc) {
+        return (List<Map<?, ?>>) doc.get("parameters");
+    }
+
+    static double value(Map<?, ?> object, String key) {
+        return ((Number) ((Map<?, ?>) object.get(key)).get("value")).doubleValue();
+    }
+
+    private static void assertClose(double expected, double actual, String what, String context) {
+        assertEquals(expected, actual, Math.max(0.1 * Math.abs(expected), 50), what + "\n" + context);
+    }
+}
