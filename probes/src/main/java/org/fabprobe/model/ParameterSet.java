@@ -23,7 +23,7 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
 
     /**
      * Physically inconsistent results, beyond their uncertainty: a gap below the send overhead
-     * (the gap covers o_s, Kielmann sect. 2), a negative latency, no positive per-byte cost in
+     * (the gap covers o_s, Kielmann sect. 2), a negative latency or overhead, no positive per-byte cost in
      * a range that spans enough sizes to show one. Flagged, never hidden or clamped.
      */
     public List<String> inconsistencies() {
@@ -34,6 +34,9 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
         }
         if (latency.value() + latency.ci95() < 0) {
             flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns", range, latency.value()));
+        }
+        for (Estimate o : new Estimate[] {sendOverhead, recvOverhead}) {
+            if (o.value() + o.ci95() < 0) flags.add(String.format(Locale.ROOT, "%s: negative overhead %.1f ns", range, o.value()));
         }
         if (!Double.isNaN(gapPerByte.value()) && gapPerByte.value() <= 0 && toBytes >= 4 * Math.max(fromBytes, 1024)) {
             flags.add(String.format(Locale.ROOT, "%s: G <= 0 (no per-byte cost over a wide size range)", range));

@@ -1,0 +1,43 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The LogP methods run end to end on the real transports of this machine and give complete
+ * parameter sets with positive overheads and gaps. Inconsistency flags are reported, not
+ * asserted absent: on loopback TCP the sender's system call runs the receiver's TCP/IP input
+ * path too, so overheads overlap the flight and L comes out at or below zero.
+ */
+class MethodsOnTransportsTest {
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @CsvSource({"plogp,ofi:shm", "loggp,ofi:shm", "signature,ofi:shm",
+            "plogp,ofi:tcp", "loggp,ofi:tcp",
+            "plogp,ucx:posix,cma", "loggp,ucx:posix,cma", "signature,ucx:posix,cma",
+            "plogp,ucx:tcp", "loggp,ucx:tcp"})
+    void givesAConsistentParameterSet(String method, String transport) {
+        Map<String, Object> doc = method.equals("signature")
+                ? MethodsOnSimTest.run(method, transport, "--bulk-sizes", "none", "--bursts", "1..128")
+                : method.equals("plogp") ? MethodsOnSimTest.run(method, transport, "-s", "0..16K", "--adaptive-limit", "0")
+                : MethodsOnSimTest.run(method, transport, "-s", "0..16K");
+        String context = method + " on " + transport + "\n" + doc.get("parameters") + "\n" + doc.get("flags");
+        List<Map<?, ?>> sets = MethodsOnSimTest.parameterSets(doc);
+        assertFalse(sets.isEmpty(), context);
+        for (Map<?, ?> set : sets) {
+            assertTrue(MethodsOnSimTest.value(set, "o_s_ns") > 0, context);
+            assertTrue(MethodsOnSimTest.value(set, "g_ns") > 0, context);
+            assertTrue(Double.isFinite(MethodsOnSimTest.value(set, "L_ns")), context);
+        }
+        Map<?, ?> timing = (Map<?, ?>) doc.get("timing");
+        assertTrue(((Number) timing.get("measurement_ms")).doubleValue() > 0, context);
+        // flags are reported, not asserted away: see the class comment and README (loopback
+        // TCP overlaps overheads and flight; sub-10 ns values on shared memory are at the
+        // clock's resolution)
+        assertNotNull(doc.get("flags"), context);
+    }
+}
