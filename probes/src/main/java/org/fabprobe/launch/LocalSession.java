@@ -56,7 +56,7 @@ public final class LocalSession {
             t.connect(rv.receiveBytes("address"));
             rv.sendBytes("address", t.localAddress());
             R result;
-            try {
+            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the measure process", mirror::kill)) {
                 result = measureHalf.run(t, new Await(spec.options().timeout().toNanos(), "mirror"), control(rv));
             } catch (TransportException e) {
                 if (Shutdown.requested()) throw e;
@@ -65,6 +65,11 @@ public final class LocalSession {
             rv.receiveMap("done");
             return result;
         }
+    }
+
+    /** Longer than any legitimate pause between waits (a rendezvous wait is bounded by the timeout). */
+    private static long watchdogLimitMs(SessionSpec spec) {
+        return 2 * spec.options().timeout().toMillis() + 10_000;
     }
 
     private static Control control(Rendezvous rv) {
@@ -113,8 +118,10 @@ public final class LocalSession {
                 try (Transport t = Transports.open(spec.transport(), spec.options())) {
                     rv.sendBytes("address", t.localAddress());
                     t.connect(rv.receiveBytes("address"));
-                    Patterns.mirrorHalf(spec.pattern(), spec.patternParams())
-                            .run(t, new Await(spec.options().timeout().toNanos(), "measure process"), control(rv));
+                    try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", () -> {})) {
+                        Patterns.mirrorHalf(spec.pattern(), spec.patternParams())
+                                .run(t, new Await(spec.options().timeout().toNanos(), "measure process"), control(rv));
+                    }
                 }
                 rv.sendMap("done", Map.of());
             } catch (java.io.UncheckedIOException measureGone) {

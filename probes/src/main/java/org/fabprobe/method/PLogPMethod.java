@@ -23,7 +23,8 @@ import org.fabprobe.pattern.Probe;
  *     then every size whose o_s, o_r or g does not match the extrapolation from the two sizes
  *     below it gets the midpoint of its interval measured, halving until the values match or
  *     the interval is at most max(32 B, eps m).
- * <li>LogGP from Table 1: L = L + g(1) - o_s(1) - o_r(1), o = (o_s(1) + o_r(1)) / 2, g = g(1),
+ * <li>LogGP from Table 1: L = L + g(1) - o_s(1) - o_r(1), o = (o_s(1) + o_r(1)) / 2, g = g(1)
+ *     (read off the first range's line through g(m), so one stalled sample cannot move it),
  *     G = slope of g(m), one set per size range found in g(m) (see {@link Segments}).
  * </ol>
  *
@@ -195,9 +196,12 @@ public final class PLogPMethod {
         long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
         double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
         SizeParams first = positive.getFirst();
-        Estimate g1 = first.gap();
-        Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
         int[] cuts = Segments.cuts(x, g);
+        // g(1) from the first range's line rather than the one size: robust to a stalled sample
+        Segments.Line firstLine = Segments.fit(x, g, 0, cuts.length > 0 ? cuts[0] : x.length);
+        Estimate g1 = new Estimate(firstLine.at(1), 1.96 * Math.sqrt(firstLine.interceptVariance()))
+                .withoutNaN();
+        Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
         int from = 0;
         for (int i = 0; i <= cuts.length; i++) {
             int to = i < cuts.length ? cuts[i] : x.length;

@@ -13,8 +13,8 @@ import org.fabprobe.pattern.Probe;
  * reply the requester handles as it goes. One curve per Delta:
  *
  * <ul>
- * <li>send-only regime (small M): the cost is o_s, read as the marginal cost between the
- *     two smallest M at Delta = 0;
+ * <li>send-only regime (small M): the cost is o_s, read at the second burst length (2) at
+ *     Delta = 0;
  * <li>steady state (large M, Delta = 0): the cost is g, read as the slope of the total issue
  *     time between the two largest M (which cancels the transient);
  * <li>with Delta above the idle time the sender is the bottleneck: g' = o_s + o_r + Delta, so
@@ -54,10 +54,9 @@ public final class SignatureMethod {
         List<String> notes = new ArrayList<>();
         Sampled rtt = sampler.sample(reps -> new double[][] {probe.roundTrip(0, 0, reps).rttNs()})[0];
         Curve base = curve(0, 0, bursts);
-        // the marginal cost of one more request in the send-only regime (M = 1 -> 2): the
-        // fixed cost of starting and stopping the timer drops out
-        Estimate sendOverhead = base.cost()[1].median().times(bursts[1]).minus(base.cost()[0].median())
-                .times(1.0 / (bursts[1] - 1));
+        // send-only regime: the cost per request at M = 2 (the fixed cost of starting and
+        // stopping the timer is shared by two requests; differences of M would double the noise)
+        Estimate sendOverhead = base.cost()[1].median();
         Estimate gap = base.steadyState();
         List<Curve> curves = new ArrayList<>(List.of(base));
         for (double factor : new double[] {0.5, 1, 2}) {

@@ -14,6 +14,23 @@ import org.fabprobe.transport.TransportException;
 public final class Await {
     private static final int CHECK_EVERY = 1024;
 
+    /** Calls so far, for launch.Watchdog: a plain counter, written by the timing thread only. */
+    private static long calls;
+    private static final java.lang.invoke.VarHandle CALLS;
+
+    static {
+        try {
+            CALLS = java.lang.invoke.MethodHandles.lookup().findStaticVarHandle(Await.class, "calls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** How many waits have started: stops moving only when the timing thread is stuck. */
+    public static long activity() {
+        return (long) CALLS.getOpaque();
+    }
+
     private final long timeoutTicks;
     private final String peer;
 
@@ -25,6 +42,7 @@ public final class Await {
 
     /** Until at least {@code target} receives have completed. */
     public void recvs(Transport t, long target) {
+        calls++;
         long spins = 0, deadline = 0;
         while (t.recvsCompleted() < target) {
             t.progress();
@@ -34,6 +52,7 @@ public final class Await {
 
     /** Until at least {@code target} sends have completed. */
     public void sends(Transport t, long target) {
+        calls++;
         long spins = 0, deadline = 0;
         while (t.sendsCompleted() < target) {
             t.progress();
