@@ -15,10 +15,10 @@ import org.fabprobe.pattern.Probe;
  * <ul>
  * <li>send-only regime (small M): the cost is o_s, read at the second burst length (2) at
  *     Delta = 0;
- * <li>steady state (large M, Delta = 0): the cost is g, read as the slope of the total issue
- *     time between the two largest M (which cancels the transient);
+ * <li>steady state (large M, Delta = 0): the cost is g, read as the least-squares slope of
+ *     the total issue time over the three largest M (which cancels the transient);
  * <li>with Delta above the idle time the sender is the bottleneck: g' = o_s + o_r + Delta, so
- *     o_r = g' - Delta - o_s, read on the largest Delta (2 g);
+ *     o_r = g' - Delta - o_s, averaged over Delta = g and 2 g;
  * <li>L = RTT/2 - o_s - o_r from a 0-byte round trip.
  * </ul>
  *
@@ -63,8 +63,12 @@ public final class SignatureMethod {
             curves.add(curve(0, factor * gap.value(), bursts));
         }
         Curve widest = curves.getLast();
-        Estimate recvOverhead = widest.steadyState().minus(Estimate.exact(probe.delayCostNs(widest.delayNs())))
-                .minus(sendOverhead);
+        // Delta = g and 2g are both above the idle time: average their readings of o_r
+        Estimate recvOverhead = Estimate.exact(0);
+        for (Curve c : curves.subList(curves.size() - 2, curves.size())) {
+            recvOverhead = recvOverhead.plus(c.steadyState().minus(Estimate.exact(probe.delayCostNs(c.delayNs())))
+                    .minus(sendOverhead).times(0.5));
+        }
         if (widest.steadyState().value() < 1.05 * (gap.value() + widest.delayNs() / 2)) {
             notes.add("Delta = 2g did not make the sender the bottleneck: o_r is a lower bound");
         }
@@ -93,10 +97,25 @@ public final class SignatureMethod {
             int m = bursts[i];
             cost[i] = sampler.sampleOne(reps -> probe.burst(m, size, delayNs, reps));
         }
-        int a = bursts.length - 2, b = bursts.length - 1;
-        // total issue time M * cost; its slope between the two largest M is the steady-state cost
-        Estimate steady = cost[b].median().times(bursts[b]).minus(cost[a].median().times(bursts[a]))
-                .times(1.0 / (bursts[b] - bursts[a]));
+        // total issue time M * cost is linear in M in the steady state: its least-squares slope
+        // over the largest (up to three) M is the steady-state cost, the transient drops out
+        int from = Math.max(0, bursts.length - 3);
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, var = 0;
+        int k = bursts.length - from;
+        for (int i = from; i < bursts.length; i++) {
+            double x = bursts[i], y = cost[i].value() * x;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        double det = k * sxx - sx * sx;
+        for (int i = from; i < bursts.length; i++) {
+            double weight = (k * bursts[i] - sx) / det; // d slope / d y_i
+            double ci = Double.isNaN(cost[i].median().ci95()) ? 0 : cost[i].median().ci95() * bursts[i];
+            var += weight * weight * ci * ci;
+        }
+        Estimate steady = new Estimate((k * sxy - sx * sy) / det, Math.sqrt(var));
         return new Curve(delayNs, bursts.clone(), cost, steady);
     }
 }
