@@ -1,5 +1,8 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.transport.mpi.MpiSelection;
+
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.FabprobeException;
@@ -35,6 +38,14 @@ public final class Main {
     /** Runs the command line and returns the exit code (tests call this directly). */
     public static int run(String... args) {
         NativeEnvironment.prepare();
+        String transport = MpiLauncher.transportArgument(args);
+        if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher()) {
+            try { // local mode over MPI: this same command line, as two ranks
+                return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);
+            } catch (RuntimeException e) {
+                return report(e);
+            }
+        }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
         return cli.execute(args);

@@ -33,6 +33,7 @@ public final class LocalSession {
 
     /** Runs {@code measureHalf} against a fresh mirror and returns its result. */
     public static <R> R run(SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf) {
+        if (spec.transport().startsWith("mpi:")) return MpiSession.run(spec, measureCpu, measureHalf);
         Thread worker = Thread.currentThread();
         long timeoutMs = spec.options().timeout().toMillis();
         try (MirrorProcess mirror = MirrorProcess.start(timeoutMs);

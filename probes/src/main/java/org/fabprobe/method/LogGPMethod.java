@@ -31,7 +31,7 @@ public final class LogGPMethod {
     public record Settings(long[] sizes, int messages) {}
 
     /** Per size: the three round trips and what follows from them. */
-    public record SizePrtt(long size, Sampled prtt1, Sampled prttN, Sampled prttDelayed, double delayNs,
+    public record SizePrtt(long size, Sampled prtt1, Sampled prttN, Sampled prttDelayed, double delayNs, double delaySpunNs,
                            Estimate gapAll, Estimate overhead) {}
 
     public record Result(int messages, List<SizePrtt> sizes, List<ParameterSet> ranges, double wallMs,
@@ -60,10 +60,12 @@ public final class LogGPMethod {
                 delay = sampler.sampleOne(reps -> probe.train(2, s, 0, s, reps)).value();
             }
             double d = delay;
+            probe.clearSpunDelay();
             Sampled prttD = sampler.sampleOne(reps -> probe.train(n, s, d, s, reps));
             Estimate overhead = prttD.median().minus(prtt1.median()).times(1.0 / (n - 1))
-                    .minus(Estimate.exact(probe.delayCostNs(d)));
-            sizes.add(new SizePrtt(s, prtt1, prttN, prttD, d, gapAll, overhead));
+                    .minus(Estimate.exact(probe.spunDelayNs()));
+            double spun = probe.spunDelayNs();
+            sizes.add(new SizePrtt(s, prtt1, prttN, prttD, d, spun, gapAll, overhead));
             if (!prtt1.converged() || !prttN.converged() || !prttD.converged()) {
                 notes.add("size " + s + " B: not within the confidence target at the repetition/time cap");
             }

@@ -7,20 +7,9 @@ import java.util.List;
  * Fits Hockney's t(n) = t0 + n / r_inf (Santos et al., eq. 1; n_1/2 = t0 r_inf, eq. 2) to a
  * size sweep, one fit per size range.
  *
- * <p><b>Weights.</b> Sweeps are log-spaced (powers of two), so the fit minimizes <em>relative</em>
- * residuals (weights 1/t²); plain least squares lets the megabyte sizes decide t0, the
- * problem Santos et al. report for MPI_Allgather.
- *
- * <p><b>Ranges.</b> A protocol switch (eager -> rendezvous, inject -> copy) shows as a jump or a
- * slope change. For 1, 2 and 3 contiguous ranges of at least 3 sizes, the
- * split with the least weighted residual is found by trying them all. More ranges are accepted
- * only if each added range at least halves the residual standard error
- * s = sqrt(RSS / (points - 2 per range - 1 per breakpoint)). In simulations with 24 log-spaced
- * sizes, splitting pure noise lowers s by about 10 % (40 % at worst), so a straight line is never
- * split, while a switch leaves a systematic misfit that splitting removes: a jump of 10 times the
- * noise is found 95 % of the time, at the right size. With fewer than about 12 sizes, noise is
- * occasionally split (6 % of the time at 6 sizes). A fit already within 1e-6
- * relative is exact up to rounding and is not split.
+ * <p><b>Weights and ranges</b> are {@link Segments}': relative residuals (weights 1/t²), and
+ * a protocol switch (eager -> rendezvous, inject -> copy) starts a new size range only where
+ * splitting halves the residual standard error.
  *
  * <p><b>Edge cases.</b> Fewer than 3 usable sizes give no fit (an empty list):
  * two points have no residual to judge the model or its errors by. Sizes whose time is not a

@@ -41,6 +41,10 @@ public final class Probe {
     private final double readCostNs;
     private long[] ticks = new long[64];
     private long[] sendTicks = new long[64];
+    /** Busy-wait accounting: this repetition's waits, and each past repetition's mean wait. */
+    private long spunTicks, spins;
+    private double[] spunPerRep = new double[64];
+    private int spunReps;
 
     public Probe(Transport t, Await await, Control control, int depth) {
         this.t = t;
@@ -52,9 +56,22 @@ public final class Probe {
     }
 
     /**
-     * What a busy-wait of {@code delayNs} between messages really takes (the wait overshoots
-     * by part of a clock read, plus the read that starts it): the methods subtract this, not
-     * the nominal delay. Measured locally, no messages.
+     * What the busy-waits of {@link #train} since the last
+     * {@link #clearSpunDelay} really took, on average per wait, ns: a wait overshoots by part of a clock read and starts with one, so
+     * the methods subtract this, measured in place, not the nominal delay. NaN if none.
+     */
+    public double spunDelayNs() {
+        if (spunReps == 0) return Double.NaN;
+        // the median, like the probes': a preempted repetition must not inflate it
+        double[] sorted = java.util.Arrays.copyOf(spunPerRep, spunReps);
+        java.util.Arrays.sort(sorted);
+        return sorted[spunReps / 2] + readCostNs;
+    }
+
+    /**
+     * What a busy-wait of {@code delayNs} takes in a loop of its own, no messages (best of 5
+     * runs of a few ms). The signature subtracts this from its Delta curves: measured in place
+     * instead, its o_r on the emulator came out 10-15 % high, not yet explained.
      */
     public double delayCostNs(double delayNs) {
         long delay = Clock.fromNs(delayNs);
@@ -66,6 +83,19 @@ public final class Probe {
             best = Math.min(best, Clock.now() - start);
         }
         return Clock.toNs(best) / rounds;
+    }
+
+    public void clearSpunDelay() {
+        spunReps = 0;
+    }
+
+    /** Closes one repetition's busy-wait accounting. */
+    private void endSpunRep() {
+        if (spins == 0) return;
+        if (spunReps == spunPerRep.length) spunPerRep = java.util.Arrays.copyOf(spunPerRep, 2 * spunReps);
+        spunPerRep[spunReps++] = Clock.toNs(spunTicks) / spins;
+        spunTicks = 0;
+        spins = 0;
     }
 
     /** Half round trips are not used here: every value is a full interval in ns. */
@@ -122,6 +152,7 @@ public final class Probe {
         long delay = Clock.fromNs(delayNs);
         for (int r = 0; r < reps; r++) {
             ticks[r] = trainOnce(n, size, delay, back);
+            endSpunRep();
         }
         return toNs(ticks, reps);
     }
@@ -133,7 +164,7 @@ public final class Probe {
         for (int i = 0; i < n; i++) {
             if (sends + i - t.sendsCompleted() >= depth) await.sends(t, sends + i - depth + 1);
             t.postSend(size);
-            if (delay > 0 && i + 1 < n) spinUntil(Clock.now() + delay);
+            if (delay > 0 && i + 1 < n) spinTimed(delay);
         }
         await.recvs(t, recvs + 1);
         long end = Clock.now();
@@ -157,7 +188,7 @@ public final class Probe {
     private long burstOnce(int m, long size, long delay) {
         long sends = t.sendsCompleted();
         long repliesEnd = t.recvsCompleted() + m;
-        long repliesPosted = postUpTo(t.recvsCompleted(), repliesEnd, 0);
+        long repliesPosted = post(t, depth, t.recvsCompleted(), repliesEnd, 0);
         long start = Clock.now();
         for (int i = 0; i < m; i++) {
             while (sends + i - t.sendsCompleted() >= depth) { // the network is full: stall
@@ -166,12 +197,12 @@ public final class Probe {
             t.postSend(size);
             if (delay > 0) spinUntil(Clock.now() + delay);
             t.progress(); // the request handles replies that have arrived, as Active Messages do
-            repliesPosted = postUpTo(repliesPosted, repliesEnd, 0);
+            repliesPosted = post(t, depth, repliesPosted, repliesEnd, 0);
         }
         long end = Clock.now();
         while (t.recvsCompleted() < repliesEnd) {
             await.recvs(t, Math.min(repliesEnd, t.recvsCompleted() + 1));
-            repliesPosted = postUpTo(repliesPosted, repliesEnd, 0);
+            repliesPosted = post(t, depth, repliesPosted, repliesEnd, 0);
         }
         await.sends(t, sends + m);
         return end - start;
@@ -204,15 +235,6 @@ public final class Probe {
     /** Tells the mirror that the measurement is over. */
     public void end() {
         control.sendAll(COMMAND, END, 0, 0, 0, 0);
-    }
-
-    /** Keeps receives posted ahead, at most depth outstanding, up to {@code end} in total. */
-    private long postUpTo(long posted, long end, long bytes) {
-        while (posted < end && posted - t.recvsCompleted() < depth) {
-            t.postRecv(bytes);
-            posted++;
-        }
-        return posted;
     }
 
     private void announce(int op, long size, long back, int n, int reps) {
@@ -289,6 +311,7 @@ public final class Probe {
         await.sends(t, sends);
     }
 
+    /** Keeps receives posted ahead, at most depth outstanding, up to {@code end} in total. */
     private static long post(Transport t, int depth, long posted, long end, long bytes) {
         while (posted < end && posted - t.recvsCompleted() < depth) {
             t.postRecv(bytes);
@@ -308,6 +331,16 @@ public final class Probe {
         double[] ns = new double[count];
         for (int i = 0; i < count; i++) ns[i] = Math.max(0, Clock.toNs(ticks[i]) - readCostNs);
         return ns;
+    }
+
+    /** Busy-waits {@code delay} ticks and adds the time between its first and last clock read. */
+    private void spinTimed(long delay) {
+        long from = Clock.now(), until = from + delay, now;
+        while ((now = Clock.now()) - until < 0) {
+            Thread.onSpinWait();
+        }
+        spunTicks += now - from;
+        spins++;
     }
 
     private static void spinUntil(long deadline) {

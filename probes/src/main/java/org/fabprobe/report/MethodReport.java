@@ -43,7 +43,7 @@ public final class MethodReport {
         List<Object> sizes = new ArrayList<>();
         for (LogGPMethod.SizePrtt p : r.sizes()) {
             sizes.add(Json.object("size_bytes", p.size(), "prtt_1_0_ns", sampled(p.prtt1()), "prtt_n_0_ns",
-                    sampled(p.prttN()), "prtt_n_d_ns", sampled(p.prttDelayed()), "delay_ns", p.delayNs(),
+                    sampled(p.prttN()), "prtt_n_d_ns", sampled(p.prttDelayed()), "delay_ns", p.delayNs(), "delay_spun_ns", p.delaySpunNs(),
                     "gap_all_ns", estimate(p.gapAll()), "o_ns", estimate(p.overhead())));
         }
         return document(c, "fabprobe.loggp/1", Json.object("messages", r.messages(), "sizes", sizes),

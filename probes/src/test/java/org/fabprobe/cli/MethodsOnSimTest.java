@@ -47,6 +47,27 @@ class MethodsOnSimTest {
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("methodsAndNetworks")
     void recoversTheEmulatedParameters(String method, Network net) {
+        withRetries(() -> checkRecovery(method, net));
+    }
+
+    /**
+     * Both halves spin on a 2-core machine shared with the JIT and GC threads of two JVMs: one
+     * run in a few is disturbed by more than the tolerance. A biased estimator fails every
+     * attempt; a disturbed run passes on the next.
+     */
+    static void withRetries(Runnable check) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                check.run();
+                return;
+            } catch (AssertionError e) {
+                if (attempt == 3) throw e;
+                System.err.println("attempt " + attempt + " disturbed, retrying: " + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+    }
+
+    private void checkRecovery(String method, Network net) {
         Map<String, Object> doc = method.equals("signature") ? run(method, net.spec(), "--bulk-sizes", "none")
                 : run(method, net.spec(), "-s", net.sizes());
         String context = method + " on " + net.spec() + "\n" + doc.get("parameters");
@@ -67,6 +88,10 @@ class MethodsOnSimTest {
     @ParameterizedTest(name = "{0} finds the switch at 16 KiB")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"loggp", "plogp"})
     void protocolSwitchIsLocatedWithinOneSizeStep(String method) {
+        withRetries(() -> checkSwitch(method));
+    }
+
+    private void checkSwitch(String method) {
         String spec = "sim:L=2us,os=500ns,or=500ns,g=3us,G=0.5ns/B;>16K:L=8us,G=0.125ns/B";
         Map<String, Object> doc = method.equals("plogp") ? run(method, spec, "-s", "0..128K", "--adaptive-limit", "0")
                 : run(method, spec, "-s", "0..128K");
@@ -84,6 +109,10 @@ class MethodsOnSimTest {
 
     @Test
     void validationModeSaturatesEverySizeAndReportsBothTimes() {
+        withRetries(this::checkValidation);
+    }
+
+    private void checkValidation() {
         Map<String, Object> doc = run("plogp", "sim:L=1us,os=200ns,or=200ns,g=1us,G=0.5ns/B", "-s", "0..4K",
                 "--adaptive-limit", "0", "--validate");
         Map<?, ?> timing = (Map<?, ?>) doc.get("timing");

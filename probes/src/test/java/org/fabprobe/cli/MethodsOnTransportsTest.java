@@ -18,7 +18,7 @@ class MethodsOnTransportsTest {
     @ParameterizedTest(name = "{0} on {1}")
     @CsvSource({"plogp,ofi:shm", "loggp,ofi:shm", "signature,ofi:shm",
             "plogp,ofi:tcp", "loggp,ofi:tcp",
-            "plogp,ucx:posix,cma", "loggp,ucx:posix,cma", "signature,ucx:posix,cma",
+            "plogp,'ucx:posix,cma'", "loggp,'ucx:posix,cma'", "signature,'ucx:posix,cma'",
             "plogp,ucx:tcp", "loggp,ucx:tcp"})
     void givesAConsistentParameterSet(String method, String transport) {
         Map<String, Object> doc = method.equals("signature")

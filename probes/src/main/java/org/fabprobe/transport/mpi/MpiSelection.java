@@ -1,0 +1,113 @@
+package org.fabprobe.transport.mpi;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.transport.TransportException;
+
+/**
+ * {@code mpi:IMPL/SELECTION}: which MPI, and what it runs over, named like the raw transport
+ * it is compared with, so that {@code compare} can pair them:
+ *
+ * <pre>
+ * mpi:openmpi/ofi:tcp      pml cm + mtl ofi, FI_PROVIDER=tcp        (vs ofi:tcp)
+ * mpi:openmpi/ucx:tcp      pml ucx, UCX_TLS=tcp                      (vs ucx:tcp)
+ * mpi:openmpi/ob1:tcp      pml ob1 + btl self,tcp                    (shown against ofi:tcp)
+ * mpi:openmpi/ob1:vader    pml ob1 + btl self,vader                  (shown against ofi:shm)
+ * mpi:mpich/ucx:posix,cma  MPICH ch4:ucx, UCX_TLS=posix,cma          (vs ucx:posix,cma)
+ * mpi:openmpi              whatever the MPI chooses by itself
+ * </pre>
+ *
+ * <p>The environment is applied by each rank to itself before MPI_Init (so it holds however
+ * the ranks were launched) and recorded with every result.
+ */
+public record MpiSelection(Mpi.Implementation implementation, String underneath, Map<String, String> environment) {
+
+    public static MpiSelection parse(String name) {
+        if (!name.startsWith("mpi:")) throw unknown(name, "an MPI transport starts with mpi:");
+        String rest = name.substring(4);
+        int slash = rest.indexOf('/');
+        String impl = slash < 0 ? rest : rest.substring(0, slash);
+        String under = slash < 0 ? "" : rest.substring(slash + 1);
+        Mpi.Implementation implementation;
+        try {
+            implementation = Mpi.Implementation.of(impl);
+        } catch (IllegalArgumentException e) {
+            throw unknown(name, e.getMessage());
+        }
+        return new MpiSelection(implementation, under, environment(name, implementation, under));
+    }
+
+    /** The raw transport this MPI runs over (for compare), or "" if the MPI chooses. */
+    public String rawTransport() {
+        if (underneath.startsWith("ob1:")) return underneath.equals("ob1:vader") ? "ofi:shm" : "ofi:tcp";
+        return underneath;
+    }
+
+    private static Map<String, String> environment(String name, Mpi.Implementation impl, String under) {
+        Map<String, String> env = new LinkedHashMap<>();
+        // MPI must not take the signals HotSpot lives on (SIGSEGV for null checks and safepoints)
+        env.put("UCX_ERROR_SIGNALS", "");
+        if (impl == Mpi.Implementation.OPENMPI) env.put("OMPI_MCA_opal_signal", "");
+        if (under.isEmpty()) return env;
+        int colon = under.indexOf(':');
+        String kind = colon < 0 ? under : under.substring(0, colon);
+        String detail = colon < 0 ? "" : under.substring(colon + 1);
+        if (detail.isEmpty()) throw unknown(name, "name what MPI runs over, e.g. ucx:tcp, ofi:tcp, ob1:vader");
+        switch (impl) {
+            case OPENMPI -> {
+                switch (kind) {
+                    case "ucx" -> {
+                        env.put("OMPI_MCA_pml", "ucx");
+                        env.put("OMPI_MCA_osc", "^ucx");
+                        // pml ucx refuses non-Mellanox devices unless told otherwise
+                        env.put("OMPI_MCA_pml_ucx_tls", "any");
+                        env.put("OMPI_MCA_pml_ucx_devices", "any");
+                        env.put("UCX_TLS", withSelf(detail));
+                    }
+                    case "ofi" -> {
+                        if (detail.equals("shm")) {
+                            // mtl ofi asks fi_getinfo for FI_REMOTE_COMM, which the shm provider lacks
+                            throw new TransportException(ExitCode.UNSUPPORTED, name + ": Open MPI's mtl ofi needs"
+                                    + " FI_REMOTE_COMM, which libfabric's shm provider does not offer; compare ofi:shm"
+                                    + " with mpi:openmpi/ob1:vader instead");
+                        }
+                        env.put("OMPI_MCA_pml", "cm");
+                        env.put("OMPI_MCA_mtl", "ofi");
+                        env.put("OMPI_MCA_mtl_ofi_provider_include", detail);
+                        env.put("FI_PROVIDER", detail);
+                    }
+                    case "ob1" -> {
+                        if (!detail.equals("tcp") && !detail.equals("vader")) {
+                            throw unknown(name, "ob1 runs over tcp or vader here (btl self,tcp / self,vader)");
+                        }
+                        env.put("OMPI_MCA_pml", "ob1");
+                        env.put("OMPI_MCA_btl", "self," + detail);
+                        if (detail.equals("tcp")) env.put("OMPI_MCA_btl_tcp_if_include", "lo");
+                    }
+                    default -> throw unknown(name, "Open MPI runs over ucx:TLS, ofi:PROVIDER, ob1:tcp or ob1:vader");
+                }
+            }
+            case MPICH -> {
+                // Debian's MPICH is built for ch4:ucx; an ofi build reads FI_PROVIDER the same way
+                switch (kind) {
+                    case "ucx" -> env.put("UCX_TLS", withSelf(detail));
+                    case "ofi" -> env.put("FI_PROVIDER", detail);
+                    default -> throw unknown(name, "MPICH runs over ucx:TLS (ch4:ucx) or ofi:PROVIDER (ch4:ofi)");
+                }
+            }
+        }
+        if (kind.equals("ucx")) env.put("UCX_WARN_UNUSED_ENV_VARS", "n");
+        return env;
+    }
+
+    /** The MPI also talks to itself (a rank's own messages); raw UCX does not need "self". */
+    private static String withSelf(String tls) {
+        return tls.contains("self") ? tls : tls + ",self";
+    }
+
+    private static TransportException unknown(String name, String why) {
+        return new TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name + "': " + why);
+    }
+}

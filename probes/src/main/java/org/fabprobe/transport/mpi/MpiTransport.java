@@ -1,0 +1,207 @@
+package org.fabprobe.transport.mpi;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.bindings.mpi.MpiException;
+import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.TransportOptions;
+
+/**
+ * {@code mpi:IMPL/SELECTION}: ranks 0 and 1 of MPI_COMM_WORLD are measure and mirror; timed
+ * messages are MPI_Isend / MPI_Irecv of MPI_BYTEs on off-heap buffers, completed by MPI_Test
+ * in posting order (same source, same tag: MPI's non-overtaking rule keeps them in order).
+ * The untimed control channel is blocking MPI_Send / MPI_Recv on a tag of its own.
+ */
+public final class MpiTransport implements Transport {
+    private static final int DATA_TAG = 1, CONTROL_TAG = 2;
+
+    private final String name;
+    private final Mpi mpi;
+    private final Arena arena = Arena.ofShared();
+    private final Map<String, String> facts = new LinkedHashMap<>();
+    private final MemorySegment sendBuf, recvBuf, sendRequests, recvRequests, controlBuf;
+    private final long sendAddress, recvAddress, sendSlots, recvSlots;
+    private final int depth, rank, peer;
+    private long sendsPosted, sendsDone, recvsPosted, recvsDone;
+    private boolean closed;
+
+    private MpiTransport(String name, MpiSelection selection, TransportOptions options) {
+        this.name = name;
+        selection.environment().forEach(MpiTransport::setenv); // before MPI_Init reads it
+        this.mpi = Mpi.load(selection.implementation());
+        try {
+            mpi.init();
+            int size = mpi.size();
+            if (size != 2) {
+                throw new TransportException(ExitCode.USAGE, name + ": needs exactly 2 ranks (measure and mirror), got " + size);
+            }
+            rank = mpi.rank();
+        } catch (MpiException e) {
+            mpi.close();
+            throw new TransportException(ExitCode.TRANSPORT_ERROR, name + ": " + e.getMessage());
+        }
+        peer = 1 - rank;
+        depth = options.depth();
+        long bytes = Math.max(options.bufferBytes(), 64);
+        sendBuf = arena.allocate(bytes, 4096);
+        recvBuf = arena.allocate(bytes, 4096);
+        sendRequests = arena.allocate(Mpi.REQUEST_BYTES * depth, 8);
+        recvRequests = arena.allocate(Mpi.REQUEST_BYTES * depth, 8);
+        controlBuf = arena.allocate(8 * 64, 8);
+        sendAddress = sendBuf.address();
+        recvAddress = recvBuf.address();
+        sendSlots = sendRequests.address();
+        recvSlots = recvRequests.address();
+        facts.put("library", mpi.libraryVersion());
+        facts.put("mpi", selection.implementation().id);
+        facts.put("over", selection.underneath().isEmpty() ? "(the MPI's own choice)" : selection.underneath());
+        selection.environment().forEach((k, v) -> facts.put("env." + k, v));
+    }
+
+    public static MpiTransport open(String name, TransportOptions options) {
+        return new MpiTransport(name, MpiSelection.parse(name), options);
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    /** Both ranks meet here before MPI_Finalize. */
+    public void barrier() {
+        mpi.barrier();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    @Override
+    public long maxMessageSize() {
+        return Integer.MAX_VALUE; // MPI counts are ints
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return new byte[0]; // the peer is rank 1 - rank
+    }
+
+    @Override
+    public void connect(byte[] peerAddress) {
+        // MPI_Init connected the ranks
+    }
+
+    @Override
+    public MemorySegment sendBuffer() {
+        return sendBuf;
+    }
+
+    @Override
+    public MemorySegment recvBuffer() {
+        return recvBuf;
+    }
+
+    @Override
+    public void postRecv(long bytes) {
+        mpi.irecv(recvAddress, (int) bytes, peer, DATA_TAG, recvSlots + (recvsPosted % depth) * Mpi.REQUEST_BYTES);
+        recvsPosted++;
+    }
+
+    @Override
+    public void postSend(long bytes) {
+        mpi.isend(sendAddress, (int) bytes, peer, DATA_TAG, sendSlots + (sendsPosted % depth) * Mpi.REQUEST_BYTES);
+        sendsPosted++;
+    }
+
+    /** MPI_Test on the oldest outstanding send and receive, as long as they complete. */
+    @Override
+    public void progress() {
+        while (recvsDone < recvsPosted && mpi.test(recvSlots + (recvsDone % depth) * Mpi.REQUEST_BYTES)) recvsDone++;
+        while (sendsDone < sendsPosted && mpi.test(sendSlots + (sendsDone % depth) * Mpi.REQUEST_BYTES)) sendsDone++;
+    }
+
+    @Override
+    public long sendsCompleted() {
+        return sendsDone;
+    }
+
+    @Override
+    public long recvsCompleted() {
+        return recvsDone;
+    }
+
+    /** The untimed channel: one blocking message of longs per call, on its own tag. */
+    public Control control() {
+        return new Control() {
+            @Override
+            public void send(String name, long value) {
+                sendAll(name, value);
+            }
+
+            @Override
+            public long receive(String name) {
+                return receiveAll(name, 1)[0];
+            }
+
+            @Override
+            public void sendAll(String name, long... values) {
+                if (values.length > 64) throw new IllegalArgumentException("control message too long");
+                for (int i = 0; i < values.length; i++) controlBuf.setAtIndex(JAVA_LONG, i, values[i]);
+                mpi.send(controlBuf, 8 * values.length, peer, CONTROL_TAG);
+            }
+
+            @Override
+            public long[] receiveAll(String name, int count) {
+                mpi.recv(controlBuf, 8 * count, peer, CONTROL_TAG);
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) values[i] = controlBuf.getAtIndex(JAVA_LONG, i);
+                return values;
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            mpi.finish();
+        } finally {
+            mpi.close();
+            arena.close();
+        }
+    }
+
+    private static final MethodHandle SETENV = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("setenv").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS, JAVA_INT));
+
+    /** setenv(overwrite = 1): the transport's name is the user's explicit choice. */
+    private static void setenv(String key, String value) {
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) SETENV.invokeExact(a.allocateFrom(key), a.allocateFrom(value), 1);
+            if (rc != 0) throw new IllegalStateException("setenv " + key);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}
