@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         description = "Measures how an interconnect really behaves (latency, overheads, gaps) "
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
-                LogGPCommand.class, PLogPCommand.class, SignatureCommand.class,
+                LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
                 MirrorCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict JSON parser (RFC 8259) for tests, so written JSON is checked by reading it back:
+ * A strict JSON parser (RFC 8259): compare reads the runs it made, tests read back what was written;
  * objects become LinkedHashMap, arrays ArrayList, numbers Double. Anything malformed throws.
  */
 public final class JsonReader {

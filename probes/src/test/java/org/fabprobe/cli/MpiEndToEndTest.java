@@ -1,0 +1,94 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.fabprobe.ExitCode;
+import org.fabprobe.report.JsonReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * mpi:IMPL/SELECTION with the real Open MPI and MPICH of this machine: the command line
+ * starts mpirun itself (local mode), ranks 0 and 1 are measure and mirror.
+ */
+class MpiEndToEndTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mpi:openmpi/ob1:vader", "mpi:openmpi/ucx:tcp", "mpi:mpich/ucx:posix,cma"})
+    void pingPongAsTwoRanks(String transport, @TempDir Path dir) throws Exception {
+        Path json = dir.resolve("out.json");
+        CliRun run = CliRun.of("pingpong", "-t", transport, "-s", "0,8,1K,64K", "-n", "300", "--warmup", "20",
+                "--timeout", "20s", "--json", json.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        Map<?, ?> facts = (Map<?, ?>) doc.get("transport_facts");
+        String impl = transport.substring(4, transport.indexOf('/'));
+        assertEquals(impl, facts.get("mpi"), doc::toString);
+        assertTrue(String.valueOf(facts.get("library")).contains(impl.equals("openmpi") ? "Open MPI" : "MPICH"), facts::toString);
+        if (transport.contains("ucx:")) assertTrue(String.valueOf(facts.get("env.UCX_TLS")).startsWith(transport.substring(transport.indexOf("ucx:") + 4)), facts::toString);
+        List<?> sizes = (List<?>) doc.get("sizes");
+        assertEquals(4, sizes.size(), doc::toString);
+        for (Object s : sizes) {
+            double median = ((Number) ((Map<?, ?>) ((Map<?, ?>) s).get("half_rtt_ns")).get("median")).doubleValue();
+            assertTrue(median > 0 && median < 1e6, s::toString);
+        }
+    }
+
+    @Test
+    void compareGivesTheLibraryOverheadPerRange() {
+        MethodsOnSimTest.withRetries(() -> {
+            CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "-s", "0..4K", "--json", "-");
+            assertEquals(0, run.exitCode(), run::toString);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(run.out());
+            assertEquals("mpi:openmpi/ucx:posix,cma", doc.get("mpi_transport"));
+            assertEquals("ucx", ((Map<?, ?>) doc.get("mpi_environment")).get("OMPI_MCA_pml"));
+            List<?> ranges = (List<?>) doc.get("ranges");
+            assertFalse(ranges.isEmpty(), doc::toString);
+            for (Object o : ranges) {
+                Map<?, ?> row = (Map<?, ?>) o;
+                for (String p : List.of("o_s_ns", "o_r_ns")) {
+                    Map<?, ?> d = (Map<?, ?>) ((Map<?, ?>) row.get(p)).get("difference");
+                    double v = ((Number) d.get("value")).doubleValue(), ci = ((Number) d.get("ci95")).doubleValue();
+                    // MPI does what raw UCX does and more: its overheads are not below raw's
+                    assertTrue(v + ci >= 0, p + " MPI below raw: " + row);
+                }
+            }
+            assertEquals(List.of(), doc.get("flags"), doc::toString);
+        });
+    }
+
+    @Test
+    void unknownMpiOrSelectionIsRefused() {
+        CliRun unknown = CliRun.of("pingpong", "-t", "mpi:lam/ucx:tcp", "-s", "8");
+        assertEquals(ExitCode.UNKNOWN_TRANSPORT, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("openmpi or mpich"), unknown::toString);
+        CliRun shm = CliRun.of("pingpong", "-t", "mpi:openmpi/ofi:shm", "-s", "8");
+        assertEquals(ExitCode.UNSUPPORTED, shm.exitCode(), shm::toString);
+        assertTrue(shm.err().contains("FI_REMOTE_COMM") && shm.err().contains("ob1:vader"), shm::toString);
+        assertEquals(1, shm.err().strip().lines().count(), shm::toString);
+    }
+
+    @Test
+    void noLauncherAndNoMpirunGivesOneLine() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "org.fabprobe.cli.Main", "pingpong", "-t", "mpi:openmpi/ucx:tcp", "-s", "8");
+        builder.environment().put("PATH", "/nonexistent");
+        builder.environment().keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMI"));
+        Process p = builder.redirectErrorStream(true).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(ExitCode.MISSING_DEPENDENCY, p.exitValue(), out);
+        assertTrue(out.contains("mpirun.openmpi") && out.contains("openmpi-bin"), out);
+        assertEquals(1, out.strip().lines().filter(l -> l.startsWith("fabprobe:")).count(), out);
+    }
+}
