@@ -21,6 +21,10 @@ class MethodsOnTransportsTest {
             "plogp,'ucx:posix,cma'", "loggp,'ucx:posix,cma'", "signature,'ucx:posix,cma'",
             "plogp,ucx:tcp", "loggp,ucx:tcp"})
     void givesAConsistentParameterSet(String method, String transport) {
+        MethodsOnSimTest.withRetries(() -> check(method, transport));
+    }
+
+    private void check(String method, String transport) {
         Map<String, Object> doc = method.equals("signature")
                 ? MethodsOnSimTest.run(method, transport, "--bulk-sizes", "none", "--bursts", "1..128")
                 : method.equals("plogp") ? MethodsOnSimTest.run(method, transport, "-s", "0..16K", "--adaptive-limit", "0")
