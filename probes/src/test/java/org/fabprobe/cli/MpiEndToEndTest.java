@@ -45,11 +45,13 @@ class MpiEndToEndTest {
     @Test
     void compareGivesTheLibraryOverheadPerRange() {
         MethodsOnSimTest.withRetries(() -> {
-            CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "-s", "0..4K", "--json", "-");
+            // over tcp the overheads are microseconds and MPI's share is clear; on shared memory
+            // the differences are tens of ns, within run-to-run noise
+            CliRun run = CliRun.of("compare", "-t", "ucx:tcp", "--mpi", "openmpi", "-s", "0..4K", "--json", "-");
             assertEquals(0, run.exitCode(), run::toString);
             @SuppressWarnings("unchecked")
             Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(run.out());
-            assertEquals("mpi:openmpi/ucx:posix,cma", doc.get("mpi_transport"));
+            assertEquals("mpi:openmpi/ucx:tcp", doc.get("mpi_transport"));
             assertEquals("ucx", ((Map<?, ?>) doc.get("mpi_environment")).get("OMPI_MCA_pml"));
             List<?> ranges = (List<?>) doc.get("ranges");
             assertFalse(ranges.isEmpty(), doc::toString);
