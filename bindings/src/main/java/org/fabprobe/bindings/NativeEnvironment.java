@@ -55,18 +55,22 @@ public final class NativeEnvironment {
     /** Sets every required variable that is not set yet, in this process's C environment. */
     public static synchronized void prepare() {
         if (prepared) return;
+        REQUIRED.forEach((key, value) -> setenv(key, value, false)); // a value the user chose wins
+        prepared = true;
+    }
+
+    /** setenv(3) in this process's C environment (not Java's start-up snapshot of it). */
+    public static void setenv(String key, String value, boolean overwrite) {
         Linker linker = Linker.nativeLinker();
         MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         try (Arena arena = Arena.ofConfined()) {
-            for (var e : REQUIRED.entrySet()) {
-                // overwrite = 0: a value the user chose wins
-                int rc = (int) setenv.invokeExact(arena.allocateFrom(e.getKey()), arena.allocateFrom(e.getValue()), 0);
-                if (rc != 0) throw new IllegalStateException("setenv(" + e.getKey() + ") failed");
-            }
+            int rc = (int) setenv.invokeExact(arena.allocateFrom(key), arena.allocateFrom(value), overwrite ? 1 : 0);
+            if (rc != 0) throw new IllegalStateException("setenv(" + key + ") failed");
+        } catch (RuntimeException | Error e) {
+            throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException("cannot prepare the native environment", t);
+            throw new IllegalStateException("cannot set " + key, t);
         }
-        prepared = true;
     }
 }

@@ -79,6 +79,15 @@ public final class MirrorProcess implements AutoCloseable {
 
     /** This JVM's own command line, with the mirror subcommand instead of the user's. */
     private static List<String> command(Path socket) {
+        List<String> cmd = javaCommand();
+        cmd.add("mirror");
+        cmd.add("--rendezvous");
+        cmd.add(socket.toString());
+        return cmd;
+    }
+
+    /** This JVM's own command line up to the main class (same flags, same class path). */
+    static List<String> javaCommand() {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -87,9 +96,6 @@ public final class MirrorProcess implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.fabprobe.cli.Main");
-        cmd.add("mirror");
-        cmd.add("--rendezvous");
-        cmd.add(socket.toString());
         return cmd;
     }
 

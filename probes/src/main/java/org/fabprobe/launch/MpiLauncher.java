@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +44,7 @@ public final class MpiLauncher {
     /** Runs {@code args} as ranks 0 and 1 and returns the launcher's exit code. */
     public static int relaunch(String[] args, MpiSelection selection, PrintStream out, PrintStream err) {
         List<String> cmd = launcherCommand(selection.implementation());
-        cmd.addAll(javaCommand());
+        cmd.addAll(MirrorProcess.javaCommand());
         cmd.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(cmd);
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
@@ -95,19 +94,6 @@ public final class MpiLauncher {
         throw new FabprobeException(ExitCode.MISSING_DEPENDENCY, "mpi:" + impl.id + ": not running under an MPI launcher"
                 + " and no " + String.join(" or ", names) + " on PATH (install "
                 + (impl == Mpi.Implementation.OPENMPI ? "openmpi-bin" : "mpich") + ", or start fabprobe with mpirun/srun)");
-    }
-
-    /** This JVM's own command line up to the main class. */
-    private static List<String> javaCommand() {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")) cmd.add(arg);
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("org.fabprobe.cli.Main");
-        return cmd;
     }
 
     private static boolean isRoot() {

@@ -1,13 +1,9 @@
 package org.fabprobe.transport.mpi;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
@@ -39,7 +35,8 @@ public final class MpiTransport implements Transport {
 
     private MpiTransport(String name, MpiSelection selection, TransportOptions options) {
         this.name = name;
-        selection.environment().forEach(MpiTransport::setenv); // before MPI_Init reads it
+        // before MPI_Init reads it; overwrite: the transport name is the user's explicit choice
+        selection.environment().forEach((k, v) -> org.fabprobe.bindings.NativeEnvironment.setenv(k, v, true));
         this.mpi = Mpi.load(selection.implementation());
         try {
             mpi.init();
@@ -186,22 +183,6 @@ public final class MpiTransport implements Transport {
         } finally {
             mpi.close();
             arena.close();
-        }
-    }
-
-    private static final MethodHandle SETENV = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("setenv").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS, JAVA_INT));
-
-    /** setenv(overwrite = 1): the transport's name is the user's explicit choice. */
-    private static void setenv(String key, String value) {
-        try (Arena a = Arena.ofConfined()) {
-            int rc = (int) SETENV.invokeExact(a.allocateFrom(key), a.allocateFrom(value), 1);
-            if (rc != 0) throw new IllegalStateException("setenv " + key);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 }
