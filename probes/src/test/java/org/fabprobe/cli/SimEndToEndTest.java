@@ -37,6 +37,10 @@ class SimEndToEndTest {
 
     @Test
     void streamingIsLimitedByTheGap() {
+        MethodsOnSimTest.withRetries(this::checkStreamingGap);
+    }
+
+    private void checkStreamingGap() {
         CliRun run = CliRun.of("bandwidth", "-t", "sim:L=2us,os=500ns,or=500ns,g=10us,G=0ns/B", "-s", "8",
                 "-w", "16", "-n", "20", "--warmup", "5", "--csv", "-");
         assertEquals(0, run.exitCode(), run::toString);
