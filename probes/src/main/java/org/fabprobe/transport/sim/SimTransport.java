@@ -171,9 +171,13 @@ public final class SimTransport implements Transport {
         received++;
     }
 
+    /**
+     * No PAUSE in the loop: on current x86 one PAUSE takes tens of ns, and the overshoot of
+     * every emulated o_s and o_r would add that much to the overheads the methods read back.
+     */
     private static void spinUntil(long ticks) {
         while (Clock.now() - ticks < 0) {
-            Thread.onSpinWait();
+            // spin on the clock alone: the overshoot is at most one clock read
         }
     }
 
