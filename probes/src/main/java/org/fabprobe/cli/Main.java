@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
                 LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                MirrorCommand.class,
+                CollectivesCommand.class, MirrorCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -39,7 +39,8 @@ public final class Main {
     public static int run(String... args) {
         NativeEnvironment.prepare();
         String transport = MpiLauncher.transportArgument(args);
-        if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher()) {
+        boolean launchesItself = args.length > 0 && args[0].equals("collectives"); // one launch per p
+        if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher() && !launchesItself) {
             try { // local mode over MPI: this same command line, as two ranks
                 return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);
             } catch (RuntimeException e) {

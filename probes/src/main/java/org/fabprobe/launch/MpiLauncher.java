@@ -43,7 +43,12 @@ public final class MpiLauncher {
 
     /** Runs {@code args} as ranks 0 and 1 and returns the launcher's exit code. */
     public static int relaunch(String[] args, MpiSelection selection, PrintStream out, PrintStream err) {
-        List<String> cmd = launcherCommand(selection.implementation());
+        return relaunch(args, selection, 2, out, err);
+    }
+
+    /** Runs {@code args} as {@code ranks} ranks (collectives: one launch per p) and returns the launcher's exit code. */
+    public static int relaunch(String[] args, MpiSelection selection, int ranks, PrintStream out, PrintStream err) {
+        List<String> cmd = launcherCommand(selection.implementation(), ranks);
         cmd.addAll(MirrorProcess.javaCommand());
         cmd.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(cmd);
@@ -70,16 +75,16 @@ public final class MpiLauncher {
         }
     }
 
-    private static List<String> launcherCommand(Mpi.Implementation impl) {
+    private static List<String> launcherCommand(Mpi.Implementation impl, int ranks) {
         List<String> cmd = new ArrayList<>();
         if (impl == Mpi.Implementation.OPENMPI) {
             cmd.add(find(impl, "mpirun.openmpi", "orterun"));
             // both ranks pin themselves (--cpu options); the MPI must not bind them first
-            cmd.addAll(List.of("-np", "2", "--oversubscribe", "--bind-to", "none"));
+            cmd.addAll(List.of("-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
             for (String name : NativeEnvironment.REQUIRED.keySet()) cmd.addAll(List.of("-x", name));
         } else {
             cmd.add(find(impl, "mpiexec.mpich", "mpirun.mpich"));
-            cmd.addAll(List.of("-n", "2")); // Hydra passes the whole environment on
+            cmd.addAll(List.of("-n", Integer.toString(ranks))); // Hydra passes the whole environment on
         }
         return cmd;
     }

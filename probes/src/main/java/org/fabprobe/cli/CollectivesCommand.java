@@ -1,0 +1,208 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.method.CollectivesMethod;
+import org.fabprobe.method.CollectivesMethod.Operation;
+import org.fabprobe.report.CollectivesReport;
+import org.fabprobe.report.RunFacts;
+import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.mpi.MpiWorld;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * `fabprobe collectives`: MPI collectives for p processes by the method of Santos et al.;
+ * t0(p), r_inf(p), n_1/2 per operation. In local mode it starts the MPI's launcher once per p
+ * (rank 0 hands its result back in a file) and reports all of them together; under a launcher
+ * started by hand it measures the world size.
+ */
+@Command(name = "collectives", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"MPI collectives (Santos, Castro, Proença): bcast, gather, scatter, allgather, alltoall,",
+                "barrier, reduce, scan for p processes; each repetition after a barrier, timed by every rank,",
+                "the maximum over ranks; Hockney's t0(p), r_inf(p), n_1/2 per operation and p."})
+final class CollectivesCommand implements Callable<Integer> {
+    /** Untimed JIT warm-up of all operations together, per p. */
+    static final double JIT_BUDGET_NS = 1e9;
+
+    @Option(names = {"-t", "--transport"}, defaultValue = "mpi:openmpi/ob1:vader",
+            description = "An MPI transport mpi:IMPL[/SELECTION], e.g. mpi:openmpi/ob1:vader, mpi:mpich/ucx:posix,cma"
+                    + " (see mpi:IMPL/SELECTION in the README). Default: ${DEFAULT-VALUE}")
+    String transport;
+
+    @Option(names = "--procs", split = ",", paramLabel = "P",
+            description = "Numbers of processes, one launch each (local mode). Default: 2 and the number of CPUs if larger.")
+    int[] procs;
+
+    @Option(names = "--ops", split = ",", paramLabel = "OP",
+            description = "Operations. Default: bcast,gather,scatter,allgather,alltoall,barrier,reduce,scan")
+    String[] ops;
+
+    @Option(names = {"-s", "--sizes"}, defaultValue = "0..1M",
+            description = "Message lengths n per rank (reduce/scan: rounded up to whole doubles). Default: ${DEFAULT-VALUE}")
+    String sizes;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Untimed calls before each size (the paper's 5). Default: ${DEFAULT-VALUE}")
+    int warmup;
+
+    @Mixin
+    MethodOptions method;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout, replacing the table).")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per operation, p and size as CSV (- for stdout).")
+    Path csv;
+
+    @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its result here for the launching command.")
+    Path part;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!transport.startsWith("mpi:")) {
+            throw new FabprobeException(ExitCode.USAGE, "collectives run at MPI level: -t must be mpi:IMPL[/SELECTION]"
+                    + " (e.g. mpi:openmpi/ob1:vader, mpi:mpich/ucx:posix,cma), not '" + transport + "'");
+        }
+        MpiSelection selection = MpiSelection.parse(transport); // unknown MPI or selection: exit 3
+        List<Operation> operations = operations();
+        long[] sizeList = SizeList.parse(sizes);
+        method.sampler(); // checks --ci, --batch, --max-reps
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        int[] procsList = procsList();
+        long largest = (sizeList[sizeList.length - 1] + 7) / 8 * 8;
+        for (int p : procsList) {
+            if ((double) p * largest > Integer.MAX_VALUE) {
+                throw new FabprobeException(ExitCode.UNSUPPORTED, "collectives: " + p + " x " + largest
+                        + " B exceeds an MPI count (2^31 - 1) for the p*n buffers; use smaller sizes");
+            }
+        }
+        CollectivesMethod.Settings settings = new CollectivesMethod.Settings(operations, sizeList, warmup,
+                method.ciPercent / 100, org.fabprobe.method.Sampler.DEFAULT_FLOOR_NS, method.batch, method.maxReps,
+                Durations.parse(method.timeCap).toNanos(), JIT_BUDGET_NS);
+
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        List<CollectivesMethod.Result> results = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        if (MpiLauncher.underLauncher()) {
+            CollectivesMethod.Result r = measureWorld(settings, largest);
+            if (r == null) return ExitCode.OK; // ranks other than 0 report nothing
+            if (part != null) {
+                Files.writeString(part, CollectivesReport.part(r));
+                return ExitCode.OK;
+            }
+            if (procs != null) notes.add("under an MPI launcher: measured the world size p = " + r.procs() + " only (--procs ignored)");
+            results.add(r);
+        } else {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            Path dir = Files.createTempDirectory("fabprobe-collectives");
+            try {
+                for (int p : procsList) {
+                    Path file = dir.resolve("p" + p + ".json");
+                    int code = MpiLauncher.relaunch(childArgs(operations, file), selection, p, System.out, System.err);
+                    if (code != ExitCode.OK) return code; // the ranks printed why
+                    if (!Files.exists(file)) {
+                        throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "collectives: the " + p + " ranks ended without a result");
+                    }
+                    results.add(CollectivesReport.parsePart(Files.readString(file)));
+                    if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
+                }
+            } finally {
+                try (var files = Files.list(dir)) {
+                    for (Path f : files.toList()) Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(dir);
+            }
+        }
+        double wallSeconds = (System.nanoTime() - start) / 1e9;
+
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("sizes", SizeList.asList(sizeList));
+        facts.put("operations", operations.stream().map(o -> o.id).toList());
+        facts.put("procs", results.stream().map(CollectivesMethod.Result::procs).toList());
+        facts.put("launch", MpiLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)");
+        facts.put("warmup", warmup);
+        facts.put("jit_warmup_budget_ms", JIT_BUDGET_NS / 1e6);
+        facts.put("repetition", "MPI_Barrier, then each rank times its call minus one clock read; the maximum over ranks (MPI_Allreduce MAX, untimed)");
+        facts.put("statistic", "median over repetitions (Hockney fit), min / p99 / mean alongside");
+        facts.put("ci_target_percent", method.ciPercent);
+        facts.put("batch", method.batch);
+        facts.put("max_reps", method.maxReps);
+        facts.put("time_cap", method.timeCap);
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "collectives", transport,
+                results.getFirst().transportFacts(), facts, HostFacts.collect(), Clock.facts(), startedAt);
+        var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
+
+        boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
+        if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
+        Output.write(json, CollectivesReport.json(context));
+        Output.write(csv, CollectivesReport.csv(context));
+        return ExitCode.OK;
+    }
+
+    /** This rank's part of the world-size run; the result on rank 0, null elsewhere. */
+    private CollectivesMethod.Result measureWorld(CollectivesMethod.Settings settings, long largest) {
+        try (MpiWorld world = MpiWorld.open(transport)) {
+            CollectivesMethod m = new CollectivesMethod(world.mpi(), world.size(), largest);
+            try {
+                CollectivesMethod.Result r = m.run(settings, world.facts());
+                world.mpi().barrier();
+                return world.rank() == 0 ? r : null;
+            } finally {
+                m.close();
+            }
+        }
+    }
+
+    private List<Operation> operations() {
+        if (ops == null) return List.of(Operation.values());
+        List<Operation> list = new ArrayList<>();
+        for (String o : ops) {
+            Operation op = Operation.of(o);
+            if (!list.contains(op)) list.add(op);
+        }
+        return list;
+    }
+
+    /** --procs, or 2 and the number of CPUs; oversubscription allowed up to a limit in local mode. */
+    private int[] procsList() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        TreeSet<Integer> set = new TreeSet<>();
+        if (procs == null) {
+            set.add(2);
+            set.add(Math.max(2, cpus));
+        } else {
+            for (int p : procs) set.add(p);
+        }
+        int limit = Math.max(8, 2 * cpus);
+        for (int p : set) {
+            if (p < 2) throw new IllegalArgumentException("--procs: a collective needs p >= 2, not " + p);
+            if (p > limit && !MpiLauncher.underLauncher()) {
+                throw new IllegalArgumentException("--procs: at most " + limit + " ranks on this machine (" + cpus
+                        + " CPUs) in local mode; start fabprobe under mpirun/srun for more");
+            }
+        }
+        return set.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The same measurement for one launch; its rank 0 writes {@code file}. */
+    private String[] childArgs(List<Operation> operations, Path file) {
+        return new String[] {"collectives", "-t", transport, "-s", sizes,
+                "--ops", String.join(",", operations.stream().map(o -> o.id).toList()), "--warmup", Integer.toString(warmup),
+                "--ci", Double.toString(method.ciPercent), "--batch", Integer.toString(method.batch),
+                "--max-reps", Integer.toString(method.maxReps), "--time-cap", method.timeCap, "--part", file.toString()};
+    }
+}
