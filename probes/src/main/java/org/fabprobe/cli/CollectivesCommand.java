@@ -35,9 +35,6 @@ import picocli.CommandLine.Option;
                 "barrier, reduce, scan for p processes; each repetition after a barrier, timed by every rank,",
                 "the maximum over ranks; Hockney's t0(p), r_inf(p), n_1/2 per operation and p."})
 final class CollectivesCommand implements Callable<Integer> {
-    /** Untimed JIT warm-up of all operations together, per p. */
-    static final double JIT_BUDGET_NS = 1e9;
-
     @Option(names = {"-t", "--transport"}, defaultValue = "mpi:openmpi/ob1:vader",
             description = "An MPI transport mpi:IMPL[/SELECTION], e.g. mpi:openmpi/ob1:vader, mpi:mpich/ucx:posix,cma"
                     + " (see mpi:IMPL/SELECTION in the README). Default: ${DEFAULT-VALUE}")
@@ -57,6 +54,11 @@ final class CollectivesCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "5", description = "Untimed calls before each size (the paper's 5). Default: ${DEFAULT-VALUE}")
     int warmup;
+
+    @Option(names = "--jit-warmup", defaultValue = "1s",
+            description = "Untimed warm-up of the timing loop (all operations together) per p, before the paper's"
+                    + " per-size warm-up. Default: ${DEFAULT-VALUE}")
+    String jitWarmup;
 
     @Mixin
     MethodOptions method;
@@ -91,7 +93,7 @@ final class CollectivesCommand implements Callable<Integer> {
         }
         CollectivesMethod.Settings settings = new CollectivesMethod.Settings(operations, sizeList, warmup,
                 method.ciPercent / 100, org.fabprobe.method.Sampler.DEFAULT_FLOOR_NS, method.batch, method.maxReps,
-                Durations.parse(method.timeCap).toNanos(), JIT_BUDGET_NS);
+                Durations.parse(method.timeCap).toNanos(), Durations.parse(jitWarmup).toNanos());
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
@@ -135,7 +137,7 @@ final class CollectivesCommand implements Callable<Integer> {
         facts.put("procs", results.stream().map(CollectivesMethod.Result::procs).toList());
         facts.put("launch", MpiLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)");
         facts.put("warmup", warmup);
-        facts.put("jit_warmup_budget_ms", JIT_BUDGET_NS / 1e6);
+        facts.put("jit_warmup", jitWarmup);
         facts.put("repetition", "MPI_Barrier, then each rank times its call minus one clock read; the maximum over ranks (MPI_Allreduce MAX, untimed)");
         facts.put("statistic", "median over repetitions (Hockney fit), min / p99 / mean alongside");
         facts.put("ci_target_percent", method.ciPercent);
@@ -202,6 +204,7 @@ final class CollectivesCommand implements Callable<Integer> {
     private String[] childArgs(List<Operation> operations, Path file) {
         return new String[] {"collectives", "-t", transport, "-s", sizes,
                 "--ops", String.join(",", operations.stream().map(o -> o.id).toList()), "--warmup", Integer.toString(warmup),
+                "--jit-warmup", jitWarmup,
                 "--ci", Double.toString(method.ciPercent), "--batch", Integer.toString(method.batch),
                 "--max-reps", Integer.toString(method.maxReps), "--time-cap", method.timeCap, "--part", file.toString()};
     }

@@ -1,0 +1,176 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.method.CollectivesMethod.Operation;
+import org.fabprobe.method.CollectivesMethod.Point;
+import org.fabprobe.method.CollectivesMethod.Result;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.Summary;
+import org.fabprobe.report.CollectivesReport;
+import org.fabprobe.report.JsonReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * `fabprobe collectives` with the real Open MPI and MPICH of this machine: one mpirun per p
+ * (2 and 3; 3 oversubscribes a 2-core machine), every operation, a few repetitions. Timing
+ * assertions are physical sanity only: the machine is small and shared.
+ */
+class CollectivesEndToEndTest {
+    private static final List<String> OPS = List.of("bcast", "gather", "scatter", "allgather", "alltoall", "barrier",
+            "reduce", "scan");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mpi:openmpi/ob1:vader", "mpi:mpich/ucx:posix,cma"})
+    void everyOperationForTwoAndThreeProcesses(String transport, @TempDir Path dir) throws Exception {
+        MethodsOnSimTest.withRetries(() -> check(transport, dir));
+    }
+
+    private void check(String transport, Path dir) {
+        Path json = dir.resolve("c.json"), csv = dir.resolve("c.csv");
+        CliRun run = CliRun.of("collectives", "-t", transport, "--procs", "2,3", "-s", "0,1K,64K", "--warmup", "1",
+                "--batch", "6", "--max-reps", "6", "--time-cap", "20ms", "--jit-warmup", "100ms",
+                "--json", json.toString(), "--csv", csv.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("alltoall") && run.out().contains("r_inf MB/s"), run::toString);
+        Map<?, ?> doc;
+        List<String> csvLines;
+        try {
+            doc = (Map<?, ?>) JsonReader.parse(Files.readString(json));
+            csvLines = Files.readAllLines(csv);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        assertEquals(CollectivesReport.SCHEMA, doc.get("schema"));
+        Map<?, ?> facts = (Map<?, ?>) doc.get("transport_facts");
+        String impl = transport.substring(4, transport.indexOf('/'));
+        assertEquals(impl, facts.get("mpi"), facts::toString);
+        assertTrue(String.valueOf(facts.get("library")).contains(impl.equals("openmpi") ? "Open MPI" : "MPICH"), facts::toString);
+        if (impl.equals("openmpi")) assertEquals("self,vader", facts.get("env.OMPI_MCA_btl"), facts::toString);
+        else assertEquals("posix,cma,self", facts.get("env.UCX_TLS"), facts::toString);
+        assertNotNull(doc.get("clock"));
+        assertEquals(List.of(2.0, 3.0), ((List<?>) doc.get("runs")).stream().map(r -> ((Map<?, ?>) r).get("procs")).toList());
+
+        List<?> results = (List<?>) doc.get("results");
+        assertEquals(OPS.size() * 2, results.size(), doc::toString);
+        List<String> seen = new ArrayList<>();
+        int points = 0;
+        for (Object o : results) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            String op = (String) r.get("operation");
+            double procs = number(r.get("procs"));
+            seen.add(op);
+            List<?> sizes = (List<?>) r.get("sizes");
+            points += sizes.size();
+            String where = op + " p=" + procs + ": " + r;
+            for (Object s : sizes) {
+                Map<?, ?> time = (Map<?, ?>) ((Map<?, ?>) s).get("time_ns");
+                double size = number(((Map<?, ?>) s).get("size_bytes")), median = number(time.get("median"));
+                // no data may take no time (n = 0), anything else takes time, and less than a second
+                assertTrue(median >= 0 && median < 1e9 && (size == 0 || median > 0), where);
+                assertTrue(number(time.get("min")) <= median && median <= number(time.get("p99")), where);
+                if (op.equals("reduce") || op.equals("scan")) assertEquals(0, size % 8, where);
+            }
+            if (op.equals("barrier")) {
+                assertEquals(1, sizes.size(), where);
+                assertTrue(number(r.get("t0_ns")) > 0, where);
+                assertEquals(List.of(), r.get("hockney"), where);
+            } else {
+                assertEquals(3, sizes.size(), where);
+                // 1K and 64K only (n = 0 is not fitted): two points, no fit
+                assertEquals(List.of(), r.get("hockney"), where);
+            }
+            // MPICH's ranks poll without yielding: oversubscribed, each call takes scheduler time slices
+            boolean timesMeanSomething = impl.equals("openmpi") || procs <= Runtime.getRuntime().availableProcessors();
+            if ((op.equals("alltoall") || op.equals("allgather")) && timesMeanSomething) {
+                // 64 times the data costs more time; the best repetitions show it even on a busy machine
+                assertTrue(minAt(sizes, 65536) > minAt(sizes, 1024), where);
+            }
+        }
+        assertEquals(OPS, seen.stream().distinct().toList());
+        assertEquals(points + 1, csvLines.size(), () -> String.join("\n", csvLines));
+        assertTrue(csvLines.getFirst().startsWith("operation,procs,size_bytes,repetitions,min_ns,median_ns"), csvLines::getFirst);
+        assertTrue(csvLines.stream().anyMatch(l -> l.startsWith("scan,3,1024,")), () -> String.join("\n", csvLines));
+    }
+
+    @Test
+    void threeSizesGiveAFitPerOperation() {
+        // one launch, Open MPI on two ranks: the fit and its JSON fields
+        Path json;
+        try {
+            json = Files.createTempFile("collectives", ".json");
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        try {
+            CliRun run = CliRun.of("collectives", "-t", "mpi:openmpi/ob1:vader", "--procs", "2", "--ops", "bcast,alltoall",
+                    "-s", "1K,16K,256K", "--batch", "10", "--max-reps", "20", "--time-cap", "20ms", "--jit-warmup", "100ms",
+                    "--json", json.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+            Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(Files.readString(json));
+            List<?> results = (List<?>) doc.get("results");
+            assertEquals(2, results.size(), doc::toString);
+            for (Object o : results) {
+                List<?> fits = (List<?>) ((Map<?, ?>) o).get("hockney");
+                assertFalse(fits.isEmpty(), o::toString);
+                Map<?, ?> f = (Map<?, ?>) fits.getFirst();
+                for (String k : List.of("from_bytes", "to_bytes", "points", "t0_ns", "t0_err_ns", "r_inf_mb_s",
+                        "n_half_bytes", "aggregate_r_inf_mb_s", "rms_rel_residual")) {
+                    assertTrue(f.containsKey(k), k + " missing: " + f);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        } finally {
+            json.toFile().delete();
+        }
+    }
+
+    @Test
+    void aResultSurvivesTheTripFromRankZero() {
+        Summary s = new Summary(10, 100, 150, 400, 170, 30, 20, 1);
+        Summary one = new Summary(1, 5, 5, 5, 5, Double.NaN, Double.NaN, 0);
+        Result r = new Result(3, Map.of("mpi", "openmpi", "env.UCX_TLS", "posix,cma,self"), 9.5, 200,
+                List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5),
+                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1)));
+        assertEquals(r, CollectivesReport.parsePart(CollectivesReport.part(r)));
+    }
+
+    @Test
+    void nonMpiTransportIsRefusedInOneLine() {
+        CliRun raw = CliRun.of("collectives", "-t", "ofi:shm", "-s", "8");
+        assertEquals(ExitCode.USAGE, raw.exitCode(), raw::toString);
+        assertTrue(raw.err().contains("mpi:IMPL") && raw.err().contains("ofi:shm"), raw::toString);
+        assertEquals(1, raw.err().strip().lines().count(), raw::toString);
+        assertEquals("", raw.out());
+
+        CliRun unknown = CliRun.of("collectives", "-t", "mpi:lam/ucx:tcp", "-s", "8");
+        assertEquals(ExitCode.UNKNOWN_TRANSPORT, unknown.exitCode(), unknown::toString);
+        CliRun op = CliRun.of("collectives", "-t", "mpi:openmpi/ob1:vader", "--ops", "bcast,allreduce");
+        assertEquals(ExitCode.USAGE, op.exitCode(), op::toString);
+        assertTrue(op.err().contains("allreduce"), op::toString);
+        CliRun one = CliRun.of("collectives", "-t", "mpi:openmpi/ob1:vader", "--procs", "1");
+        assertEquals(ExitCode.USAGE, one.exitCode(), one::toString);
+    }
+
+    private static double minAt(List<?> sizes, long size) {
+        for (Object s : sizes) {
+            Map<?, ?> m = (Map<?, ?>) s;
+            if (number(m.get("size_bytes")) == size) return number(((Map<?, ?>) m.get("time_ns")).get("min"));
+        }
+        throw new AssertionError("no size " + size + " in " + sizes);
+    }
+
+    private static double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}
