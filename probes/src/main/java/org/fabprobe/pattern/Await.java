@@ -8,8 +8,12 @@ import org.fabprobe.transport.TransportException;
 /**
  * Spin-waits on a transport's completion counters, with a deadline.
  *
- * <p>The clock and the Ctrl-C flag are looked at only every {@value #CHECK_EVERY} polls, so
- * a wait that succeeds within a few polls (every latency sample) costs nothing extra.
+ * <p>The clock and the Ctrl-C flag are looked at after the first unsuccessful poll (the
+ * message is still in flight then, so the clock read is not on the critical path) and then
+ * every {@value #CHECK_EVERY} polls. Looking at once, not only after {@value #CHECK_EVERY}
+ * polls, keeps that path warm: a path the JIT warm-up never took is compiled as a trap, and
+ * the first long wait of a timed run then stalled it with a deoptimization and a blocking
+ * recompilation (Clock.now was first compiled mid-run in the mirror, for one).
  */
 public final class Await {
     private static final int CHECK_EVERY = 1024;
@@ -46,7 +50,7 @@ public final class Await {
         long spins = 0, deadline = 0;
         while (t.recvsCompleted() < target) {
             t.progress();
-            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, true);
+            if ((spins++ & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, true);
         }
     }
 
@@ -56,7 +60,7 @@ public final class Await {
         long spins = 0, deadline = 0;
         while (t.sendsCompleted() < target) {
             t.progress();
-            if ((++spins & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, false);
+            if ((spins++ & (CHECK_EVERY - 1)) == 0) deadline = check(deadline, t, target, false);
         }
     }
 

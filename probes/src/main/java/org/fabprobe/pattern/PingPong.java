@@ -23,6 +23,15 @@ public final class PingPong {
     public static final int JIT_WARMUP = 20_000;
     static final double JIT_WARMUP_BUDGET_NS = 250e6;
     private static final int PROBE_ROUNDS = 16;
+    /**
+     * The JIT warm-up runs in calls of this many round trips: HotSpot compiles a method by
+     * its call count (C2 after ~5000 calls, counted in steps of 1024) but a single long loop
+     * only by on-stack replacement after 60 000 iterations, so one long call left the timing
+     * loop interpreted for the whole sweep. Two rounds per call take every branch of the loop
+     * and reach C2 within ~10 000 rounds, well inside the warm-up; longer chunks left it to
+     * chance whether C2 compiled the loop (a ~10 ms stall) during the timed rounds.
+     */
+    private static final int JIT_CHUNK = 2;
 
     private final long[] sizes;
     private final int warmup;
@@ -75,10 +84,16 @@ public final class PingPong {
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
         Arrays.sort(probe);
-        double roundTripNs = Math.max(Clock.toNs(probe[PROBE_ROUNDS / 2]), 1);
+        // the fastest probe round, not the median: cold rounds wait for blocking JIT compiles
+        // and lazy connection set-up in either process (medians from 6 to 150 us here at
+        // posix,cma), which cut the warm-up short and left C2 compiling during timed rounds
+        double roundTripNs = Math.max(Clock.toNs(probe[0]), 1);
         long jitRounds = Math.max(PROBE_ROUNDS, Math.min(JIT_WARMUP, (long) (JIT_WARMUP_BUDGET_NS / roundTripNs)));
         control.send("jit_rounds", jitRounds);
-        measureSize(t, await, 0, (int) jitRounds, new long[0]);
+        long[] chunkTicks = new long[JIT_CHUNK / 2]; // kept and unkept rounds, as in the sweep
+        for (long done = 0; done < jitRounds; done += JIT_CHUNK) {
+            measureSize(t, await, 0, jitChunk(jitRounds, done), chunkTicks);
+        }
         double[][] halfRttNs = new double[sizes.length][];
         double[] wallMs = new double[sizes.length];
         long[] ticks = new long[repetitions];
@@ -97,10 +112,15 @@ public final class PingPong {
     /** Mirror half: echoes every message of the same schedule. */
     public void mirror(Transport t, Await await, Control control) {
         mirrorSize(t, await, 0, PROBE_ROUNDS);
-        mirrorSize(t, await, 0, (int) control.receive("jit_rounds"));
+        long jitRounds = control.receive("jit_rounds");
+        for (long done = 0; done < jitRounds; done += JIT_CHUNK) mirrorSize(t, await, 0, jitChunk(jitRounds, done));
         for (long size : sizes) {
             mirrorSize(t, await, size, warmup + repetitions);
         }
+    }
+
+    private static int jitChunk(long jitRounds, long done) {
+        return (int) Math.min(JIT_CHUNK, jitRounds - done);
     }
 
     /** Times {@code rounds} round trips; the last {@code ticks.length} intervals are kept. */

@@ -34,7 +34,9 @@ import org.fabprobe.transport.TransportOptions;
  *
  * <p>Requests: a send that completes at once returns NULL (UCS_OK); otherwise the request
  * pointer goes into a ring of {@code depth} slots and is polled with
- * ucp_request_check_status, in posting order, after ucp_worker_progress; then freed.
+ * ucp_request_check_status, in posting order, after ucp_worker_progress. A completed
+ * request is freed only when the next post reuses its slot: that post comes after the
+ * pattern's reply is on its way, so ucp_request_free is off the round trip's critical path.
  */
 public final class UcxTransport implements Transport {
     private static final long TAG = 0xFAB;
@@ -255,7 +257,7 @@ public final class UcxTransport implements Transport {
     public void postRecv(long bytes) {
         long request = UcpHotPath.tagRecv(workerAddress, recvBufAddress, bytes, TAG, TAG_MASK, recvParamAddress);
         if (Ucs.ptrIsErr(request)) throw failed("ucp_tag_recv_nbx", Ucs.ptrStatus(request));
-        recvRequests[(int) (recvsPosted++ % depth)] = request;
+        reuse(recvRequests, recvsPosted++, request);
         postedSinceLastCheck = true;
     }
 
@@ -270,8 +272,15 @@ public final class UcxTransport implements Transport {
             sendsCompleted++;
             return;
         }
-        sendRequests[(int) (sendsPosted++ % depth)] = request;
+        reuse(sendRequests, sendsPosted++, request);
         postedSinceLastCheck = true;
+    }
+
+    /** Puts operation {@code index}'s request in its slot, freeing the completed one there. */
+    private void reuse(long[] ring, long index, long request) {
+        int slot = (int) (index % depth);
+        if (ring[slot] != 0) UcpHotPath.free(ring[slot]); // completed: the pattern keeps <= depth outstanding
+        ring[slot] = request;
     }
 
     @Override
@@ -284,16 +293,18 @@ public final class UcxTransport implements Transport {
         while (sendsCompleted < sendsPosted && done(sendRequests, sendsCompleted, "send")) sendsCompleted++;
     }
 
-    /** Whether operation {@code index} of a ring has completed; frees its request if so. */
+    /** Whether operation {@code index} of a ring has completed (its request is freed later, by reuse). */
     private boolean done(long[] ring, long index, String what) {
         int slot = (int) (index % depth);
         long request = ring[slot];
         if (request == 0) return true; // completed in the posting call
         byte status = UcpHotPath.checkStatus(request);
         if (status == Ucs.INPROGRESS) return false;
-        UcpHotPath.free(request);
-        ring[slot] = 0;
-        if (status != Ucs.OK) throw failed(what, status);
+        if (status != Ucs.OK) {
+            UcpHotPath.free(request);
+            ring[slot] = 0;
+            throw failed(what, status);
+        }
         return true;
     }
 
@@ -338,6 +349,7 @@ public final class UcxTransport implements Transport {
         if (arena.scope().isAlive()) arena.close();
     }
 
+    /** Cancels operations {@code from..to-1}, then frees every request left in the ring. */
     private void cancelOutstanding(long[] ring, long from, long to) {
         for (long i = from; i < to; i++) {
             long request = ring[(int) (i % depth)];
@@ -346,8 +358,10 @@ public final class UcxTransport implements Transport {
             for (int spin = 0; spin < 1_000_000 && UcpHotPath.checkStatus(request) == Ucs.INPROGRESS; spin++) {
                 UcpHotPath.progress(workerAddress);
             }
-            UcpHotPath.free(request);
-            ring[(int) (i % depth)] = 0;
+        }
+        for (int slot = 0; slot < depth; slot++) {
+            if (ring[slot] != 0) UcpHotPath.free(ring[slot]);
+            ring[slot] = 0;
         }
     }
 
