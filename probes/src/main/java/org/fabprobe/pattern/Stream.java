@@ -14,8 +14,17 @@ import org.fabprobe.transport.Transport;
  *
  * <p>The mirror re-posts the next window's receives before it acknowledges, so data never
  * arrives unexpected; both halves read the same schedule from this class.
+ *
+ * <p>Before the sizes, once, windows of 0-byte messages let the JIT compile the data path
+ * (up to {@value #JIT_MESSAGES} messages, at most {@link #JIT_WARMUP_BUDGET_NS} ns): with
+ * only the few warm-up windows of a large size, C1 and C2 compiled it during the first timed
+ * windows, and a blocked thread (-Xbatch) doubled those windows' times.
  */
 public final class Stream {
+    static final int JIT_MESSAGES = 20_000;
+    static final double JIT_WARMUP_BUDGET_NS = 250e6;
+    private static final int PROBE_WINDOWS = 4;
+
     private final long[] sizes;
     private final int window;
     private final int warmup;
@@ -57,6 +66,16 @@ public final class Stream {
 
     /** Measure half: per size, the time of each timed window in ns. */
     public double[][] measure(Transport t, Await await, Control control) {
+        long fastest = Long.MAX_VALUE; // cold windows wait for compiles: the fastest one estimates the cost
+        for (int w = 0; w < PROBE_WINDOWS; w++) {
+            long start = Clock.now();
+            sendWindow(t, await, 0);
+            fastest = Math.min(fastest, Clock.now() - start);
+        }
+        long jitWindows = Math.max(1, Math.min(JIT_MESSAGES / window,
+                (long) (JIT_WARMUP_BUDGET_NS / Math.max(Clock.toNs(fastest), 1))));
+        control.send("jit_windows", jitWindows);
+        for (long w = 0; w < jitWindows; w++) sendWindow(t, await, 0);
         double[][] windowNs = new double[sizes.length][repetitions];
         for (int i = 0; i < sizes.length; i++) {
             for (int w = 0; w < warmup + repetitions; w++) {
@@ -79,20 +98,23 @@ public final class Stream {
 
     /** Mirror half: receives every window and acknowledges it. */
     public void mirror(Transport t, Await await, Control control) {
-        for (long size : sizes) {
-            int windows = warmup + repetitions;
-            long recvs = t.recvsCompleted();
-            for (int m = 0; m < window; m++) t.postRecv(size);
-            for (int w = 0; w < windows; w++) {
-                recvs += window;
-                await.recvs(t, recvs);
-                if (w + 1 < windows) {
-                    for (int m = 0; m < window; m++) t.postRecv(size);
-                }
-                long sends = t.sendsCompleted();
-                t.postSend(0);
-                await.sends(t, sends + 1);
+        mirrorSize(t, await, 0, PROBE_WINDOWS);
+        mirrorSize(t, await, 0, control.receive("jit_windows"));
+        for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions);
+    }
+
+    private void mirrorSize(Transport t, Await await, long size, long windows) {
+        long recvs = t.recvsCompleted();
+        for (int m = 0; m < window; m++) t.postRecv(size);
+        for (long w = 0; w < windows; w++) {
+            recvs += window;
+            await.recvs(t, recvs);
+            if (w + 1 < windows) {
+                for (int m = 0; m < window; m++) t.postRecv(size);
             }
+            long sends = t.sendsCompleted();
+            t.postSend(0);
+            await.sends(t, sends + 1);
         }
     }
 }
