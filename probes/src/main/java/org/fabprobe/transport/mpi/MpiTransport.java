@@ -4,11 +4,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
-import org.fabprobe.bindings.mpi.MpiException;
 import org.fabprobe.pattern.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -24,31 +22,25 @@ public final class MpiTransport implements Transport {
     private static final int DATA_TAG = 1, CONTROL_TAG = 2;
 
     private final String name;
+    private final MpiWorld world;
     private final Mpi mpi;
     private final Arena arena = Arena.ofShared();
-    private final Map<String, String> facts = new LinkedHashMap<>();
     private final MemorySegment sendBuf, recvBuf, sendRequests, recvRequests, controlBuf;
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
     private final int depth, rank, peer;
     private long sendsPosted, sendsDone, recvsPosted, recvsDone;
     private boolean closed;
 
-    private MpiTransport(String name, MpiSelection selection, TransportOptions options) {
+    private MpiTransport(String name, TransportOptions options) {
         this.name = name;
-        // before MPI_Init reads it; overwrite: the transport name is the user's explicit choice
-        selection.environment().forEach((k, v) -> org.fabprobe.bindings.NativeEnvironment.setenv(k, v, true));
-        this.mpi = Mpi.load(selection.implementation());
-        try {
-            mpi.init();
-            int size = mpi.size();
-            if (size != 2) {
-                throw new TransportException(ExitCode.USAGE, name + ": needs exactly 2 ranks (measure and mirror), got " + size);
-            }
-            rank = mpi.rank();
-        } catch (MpiException e) {
-            mpi.close();
-            throw new TransportException(ExitCode.TRANSPORT_ERROR, name + ": " + e.getMessage());
+        this.world = MpiWorld.open(name);
+        if (world.size() != 2) {
+            int size = world.size();
+            world.close();
+            throw new TransportException(ExitCode.USAGE, name + ": needs exactly 2 ranks (measure and mirror), got " + size);
         }
+        mpi = world.mpi();
+        rank = world.rank();
         peer = 1 - rank;
         depth = options.depth();
         long bytes = Math.max(options.bufferBytes(), 64);
@@ -61,14 +53,10 @@ public final class MpiTransport implements Transport {
         recvAddress = recvBuf.address();
         sendSlots = sendRequests.address();
         recvSlots = recvRequests.address();
-        facts.put("library", mpi.libraryVersion());
-        facts.put("mpi", selection.implementation().id);
-        facts.put("over", selection.underneath().isEmpty() ? "(the MPI's own choice)" : selection.underneath());
-        selection.environment().forEach((k, v) -> facts.put("env." + k, v));
     }
 
     public static MpiTransport open(String name, TransportOptions options) {
-        return new MpiTransport(name, MpiSelection.parse(name), options);
+        return new MpiTransport(name, options);
     }
 
     public int rank() {
@@ -87,7 +75,7 @@ public final class MpiTransport implements Transport {
 
     @Override
     public Map<String, String> facts() {
-        return facts;
+        return world.facts();
     }
 
     @Override
@@ -179,9 +167,8 @@ public final class MpiTransport implements Transport {
         if (closed) return;
         closed = true;
         try {
-            mpi.finish();
+            world.close();
         } finally {
-            mpi.close();
             arena.close();
         }
     }
