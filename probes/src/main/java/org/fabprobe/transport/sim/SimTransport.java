@@ -42,6 +42,12 @@ public final class SimTransport implements Transport {
     private final MemorySegment inbox;
     private final MemorySegment sendBuf, recvBuf;
     private final long timeoutTicks;
+    /**
+     * A busy-wait leaves about one clock read after its deadline (the read that sees it, then
+     * the way out of the call): each o_s and o_r deadline is set that much earlier, so that the
+     * whole call lasts o, not o plus the emulator's own exit.
+     */
+    private final double exitNs;
     private MemorySegment peerInbox;
 
     private long linkFreeTicks;
@@ -52,6 +58,8 @@ public final class SimTransport implements Transport {
         this.params = params;
         this.facts = params.describe();
         this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
+        double readCost = Clock.facts().readCostNs();
+        this.exitNs = Double.isFinite(readCost) && readCost > 0 ? readCost : 0;
         Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
         inboxFile = dir.resolve("fabprobe-sim-" + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
@@ -124,9 +132,9 @@ public final class SimTransport implements Transport {
      */
     @Override
     public void postSend(long bytes) {
+        long start = Clock.now(); // busy o_s from the call: the emulator's own cache misses are part of it
         SimParameters.Set p = params.forSize(bytes);
         long tail = sent;
-        long start = Clock.now();
         if (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) start = awaitRingSpace(tail, start);
         double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
         long occupancy = Clock.fromNs(p.gap() + streamNs);
@@ -142,7 +150,7 @@ public final class SimTransport implements Transport {
         peerInbox.set(JAVA_LONG, slot, departure + Clock.fromNs(p.sendOverhead() + p.latency() + streamNs));
         peerInbox.set(JAVA_LONG, slot + 8, bytes);
         LONG.setRelease(peerInbox, TAIL, tail + 1);
-        spinUntil(start + Clock.fromNs(p.sendOverhead()));
+        spinUntil(start + busyTicks(p.sendOverhead()));
         sent++;
     }
 
@@ -159,16 +167,23 @@ public final class SimTransport implements Transport {
     @Override
     public void progress() {
         if (received >= recvsPosted) return;
+        // busy o_r from the call: the cache misses on the peer's tail and header (~50-100 ns
+        // between vCPUs) are part of it, not added to it
+        long entered = Clock.now();
         long head = received;
         if ((long) LONG.getAcquire(inbox, TAIL) <= head) return;
-        long entered = Clock.now(); // busy o_r from here: reading the header is part of it
         long slot = RING + (head % SLOTS) * SLOT_BYTES;
         long arrival = inbox.get(JAVA_LONG, slot);
-        if (Clock.now() - arrival < 0) return;
+        if (entered - arrival < 0) return;
         long bytes = inbox.get(JAVA_LONG, slot + 8);
-        spinUntil(Math.max(entered, arrival) + Clock.fromNs(params.forSize(bytes).recvOverhead()));
+        // the slot is handed back before the o_r spin, for the same reason as the header in postSend
         LONG.setRelease(inbox, HEAD, head + 1);
+        spinUntil(entered + busyTicks(params.forSize(bytes).recvOverhead()));
         received++;
+    }
+
+    private long busyTicks(double overheadNs) {
+        return Clock.fromNs(Math.max(0, overheadNs - exitNs));
     }
 
     /**
