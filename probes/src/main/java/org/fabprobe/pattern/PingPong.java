@@ -23,6 +23,8 @@ public final class PingPong {
     public static final int JIT_WARMUP = 20_000;
     static final double JIT_WARMUP_BUDGET_NS = 250e6;
     private static final int PROBE_ROUNDS = 16;
+    /** Rounds in one extra warm-up batch at most (see {@link JitWarmup}). */
+    private static final long JIT_BATCH_LIMIT = 200_000;
     /**
      * The JIT warm-up runs in calls of this many round trips: HotSpot compiles a method by
      * its call count (C2 after ~5000 calls, counted in steps of 1024) but a single long loop
@@ -89,11 +91,10 @@ public final class PingPong {
         // posix,cma), which cut the warm-up short and left C2 compiling during timed rounds
         double roundTripNs = Math.max(Clock.toNs(probe[0]), 1);
         long jitRounds = Math.max(PROBE_ROUNDS, Math.min(JIT_WARMUP, (long) (JIT_WARMUP_BUDGET_NS / roundTripNs)));
-        control.send("jit_rounds", jitRounds);
         long[] chunkTicks = new long[JIT_CHUNK / 2]; // kept and unkept rounds, as in the sweep
-        for (long done = 0; done < jitRounds; done += JIT_CHUNK) {
-            measureSize(t, await, 0, jitChunk(jitRounds, done), chunkTicks);
-        }
+        JitWarmup.measureSide(control, jitRounds, JIT_BATCH_LIMIT, rounds -> {
+            for (long done = 0; done < rounds; done += JIT_CHUNK) measureSize(t, await, 0, jitChunk(rounds, done), chunkTicks);
+        });
         double[][] halfRttNs = new double[sizes.length][];
         double[] wallMs = new double[sizes.length];
         long[] ticks = new long[repetitions];
@@ -112,8 +113,9 @@ public final class PingPong {
     /** Mirror half: echoes every message of the same schedule. */
     public void mirror(Transport t, Await await, Control control) {
         mirrorSize(t, await, 0, PROBE_ROUNDS);
-        long jitRounds = control.receive("jit_rounds");
-        for (long done = 0; done < jitRounds; done += JIT_CHUNK) mirrorSize(t, await, 0, jitChunk(jitRounds, done));
+        JitWarmup.mirrorSide(control, rounds -> {
+            for (long done = 0; done < rounds; done += JIT_CHUNK) mirrorSize(t, await, 0, jitChunk(rounds, done));
+        });
         for (long size : sizes) {
             mirrorSize(t, await, size, warmup + repetitions);
         }

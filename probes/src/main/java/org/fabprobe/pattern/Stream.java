@@ -74,8 +74,9 @@ public final class Stream {
         }
         long jitWindows = Math.max(1, Math.min(JIT_MESSAGES / window,
                 (long) (JIT_WARMUP_BUDGET_NS / Math.max(Clock.toNs(fastest), 1))));
-        control.send("jit_windows", jitWindows);
-        for (long w = 0; w < jitWindows; w++) sendWindow(t, await, 0);
+        JitWarmup.measureSide(control, jitWindows, Math.max(1, JIT_MESSAGES / window), windows -> {
+            for (long w = 0; w < windows; w++) sendWindow(t, await, 0);
+        });
         double[][] windowNs = new double[sizes.length][repetitions];
         for (int i = 0; i < sizes.length; i++) {
             for (int w = 0; w < warmup + repetitions; w++) {
@@ -99,7 +100,7 @@ public final class Stream {
     /** Mirror half: receives every window and acknowledges it. */
     public void mirror(Transport t, Await await, Control control) {
         mirrorSize(t, await, 0, PROBE_WINDOWS);
-        mirrorSize(t, await, 0, control.receive("jit_windows"));
+        JitWarmup.mirrorSide(control, windows -> mirrorSize(t, await, 0, windows));
         for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions);
     }
 
