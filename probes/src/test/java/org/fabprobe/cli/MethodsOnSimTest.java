@@ -56,12 +56,16 @@ class MethodsOnSimTest {
      * attempt; a disturbed run passes on the next.
      */
     static void withRetries(Runnable check) {
+        withRetries(3, check);
+    }
+
+    static void withRetries(int attempts, Runnable check) {
         for (int attempt = 1; ; attempt++) {
             try {
                 check.run();
                 return;
             } catch (AssertionError e) {
-                if (attempt == 3) throw e;
+                if (attempt == attempts) throw e;
                 System.err.println("attempt " + attempt + " disturbed, retrying: " + e.getMessage().lines().findFirst().orElse(""));
             }
         }
