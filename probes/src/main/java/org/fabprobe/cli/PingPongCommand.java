@@ -17,6 +17,7 @@ import org.fabprobe.report.PingPongReport;
 import org.fabprobe.report.PingPongResult;
 import org.fabprobe.report.RunFacts;
 import org.fabprobe.report.SizePoint;
+import org.fabprobe.transport.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,11 +40,17 @@ final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "100", description = "Untimed round trips before each size. Default: ${DEFAULT-VALUE}")
     int warmup;
 
+    @Option(names = "--calls", defaultValue = "auto", description = {
+            "blocking: MPI_Send/MPI_Recv per round trip, as osu_latency (mpi only); nonblocking: post,",
+            "then poll progress (MPI_Isend/MPI_Irecv/MPI_Test under mpi). Default: ${DEFAULT-VALUE}",
+            "(blocking under mpi, nonblocking elsewhere)"})
+    String calls;
+
     @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
         SessionOptions.checkCounts(repetitions, warmup);
-        PingPong pingPong = new PingPong(sizeList, warmup, repetitions);
+        PingPong pingPong = new PingPong(sizeList, warmup, repetitions, calls(calls, session.transport));
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, "pingpong", pingPong.params());
 
         String startedAt = Instant.now().toString();
@@ -67,11 +74,29 @@ final class PingPongCommand implements Callable<Integer> {
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
+        settings.put("calls", pingPong.calls().label());
         settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
         RunFacts run = session.runFacts("pingpong", transportFacts, settings, startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
 
         session.emit(PingPongReport.table(result), PingPongReport.json(result), PingPongReport.csv(result));
         return 0;
+    }
+
+    /** The --calls value for this transport: auto means blocking wherever the transport has blocking calls. */
+    static PingPong.Calls calls(String option, String transport) {
+        boolean blockingAvailable = Transports.hasBlockingCalls(transport);
+        return switch (option) {
+            case "auto" -> blockingAvailable ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;
+            case "nonblocking" -> PingPong.Calls.NONBLOCKING;
+            case "blocking" -> {
+                if (!blockingAvailable) {
+                    throw new IllegalArgumentException("--calls blocking needs a transport with blocking calls (mpi:...); "
+                            + transport + " is polled: use --calls nonblocking or auto");
+                }
+                yield PingPong.Calls.BLOCKING;
+            }
+            default -> throw new IllegalArgumentException("--calls must be auto, blocking or nonblocking, not '" + option + "'");
+        };
     }
 }

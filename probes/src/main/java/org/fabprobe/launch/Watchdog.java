@@ -1,5 +1,9 @@
 package org.fabprobe.launch;
 
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import org.fabprobe.ExitCode;
 import org.fabprobe.pattern.Await;
 
@@ -8,10 +12,17 @@ import org.fabprobe.pattern.Await;
  * thread-state change), so a thread spinning inside the library cannot be interrupted: the
  * libfabric shm provider, for one, spins forever on a lock in shared memory that a dead peer
  * held. Await's deadlines cannot fire then. The watchdog sees Await's activity counter stop,
- * reports one line, kills the peer process it owns and halts with exit code 5.
+ * reports one line, kills the peer process it owns and ends the process with exit code 5.
+ *
+ * <p>It ends the process with libc's _exit, not Runtime.halt: halt stops the JVM at a
+ * safepoint, which a thread inside a critical downcall never reaches, so halt waited for
+ * as long as the call did (measured: a blocking MPI_Recv from a stopped peer kept rank 0
+ * alive until the peer resumed).
  */
 public final class Watchdog implements AutoCloseable {
     private static final long POLL_MS = 500;
+    /** Linked up front: the moment of need is no time to load classes. */
+    private static final MethodHandle EXIT = exitHandle();
 
     private final Thread thread;
     private volatile boolean closed;
@@ -42,9 +53,10 @@ public final class Watchdog implements AutoCloseable {
                 since = System.nanoTime();
             } else if (!closed && !Shutdown.requested() && (System.nanoTime() - since) / 1_000_000 > limitMs) {
                 System.err.println("fabprobe: " + what + " stuck inside the transport library for " + limitMs
-                        + " ms (peer died holding a shared lock?); giving up");
+                        + " ms (peer dead or stopped, or died holding a shared lock); giving up");
                 beforeHalt.run();
-                Runtime.getRuntime().halt(ExitCode.PEER_TIMEOUT);
+                System.err.flush();
+                exitNow(ExitCode.PEER_TIMEOUT);
             }
         }
     }
@@ -53,5 +65,23 @@ public final class Watchdog implements AutoCloseable {
     public void close() {
         closed = true;
         thread.interrupt();
+    }
+
+    private static MethodHandle exitHandle() {
+        Linker linker = Linker.nativeLinker();
+        return linker.defaultLookup().find("_exit")
+                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)))
+                .orElse(null);
+    }
+
+    private static void exitNow(int code) {
+        if (EXIT != null) {
+            try {
+                EXIT.invokeExact(code);
+            } catch (Throwable ignored) {
+                // fall through to halt
+            }
+        }
+        Runtime.getRuntime().halt(code);
     }
 }

@@ -54,6 +54,16 @@ public final class Await {
         }
     }
 
+    /**
+     * One blocking receive inside the library ({@link Transport#recv}). No deadline can fire
+     * in there: it counts as activity, and launch.Watchdog is the timeout (MPI only, where
+     * mpirun also ends the job when a rank dies).
+     */
+    public void blockingRecv(Transport t, long bytes) {
+        calls++;
+        t.recv(bytes);
+    }
+
     /** Until at least {@code target} sends have completed. */
     public void sends(Transport t, long target) {
         calls++;

@@ -42,6 +42,25 @@ public interface Transport extends AutoCloseable {
     /** Drives progress once and counts the completions found. Never blocks. */
     void progress();
 
+    /**
+     * Whether {@link #send} and {@link #recv} exist: one blocking library call each that
+     * waits inside the library (MPI_Send, MPI_Recv), the calls MPI latency benchmarks such
+     * as osu_latency time. Raw fabrics have none: there the caller polls {@link #progress}.
+     */
+    default boolean hasBlockingCalls() {
+        return false;
+    }
+
+    /** Sends {@code bytes} and returns when the send buffer may be reused; counts as posted and completed. */
+    default void send(long bytes) {
+        throw new UnsupportedOperationException(name() + " has no blocking calls");
+    }
+
+    /** Receives {@code bytes} and returns when they are in the receive buffer; counts as posted and completed. */
+    default void recv(long bytes) {
+        throw new UnsupportedOperationException(name() + " has no blocking calls");
+    }
+
     /** Sends completed since open (a send whose buffer may be reused). */
     long sendsCompleted();
 

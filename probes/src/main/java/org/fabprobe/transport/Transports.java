@@ -30,6 +30,11 @@ public final class Transports {
         };
     }
 
+    /** Whether the transport this name opens has blocking calls ({@link Transport#hasBlockingCalls()}): mpi only. */
+    public static boolean hasBlockingCalls(String name) {
+        return name.equals("mpi") || name.startsWith("mpi:");
+    }
+
     /** Two registered buffers of the largest size must fit in memory with room to spare. */
     static void checkBufferFits(long bufferBytes) {
         long physical = ((com.sun.management.OperatingSystemMXBean)

@@ -103,7 +103,14 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
     /** MPI_Test on the request in {@code requestSlot}, status ignored: true once it is complete. */
     public abstract boolean test(long requestSlot);
 
-    // --- untimed: blocking point-to-point and collectives over MPI_COMM_WORLD ------------
+    /** MPI_Send of {@code bytes} MPI_BYTEs at {@code buffer} (the blocking ping-pong). */
+    public abstract void sendNow(long buffer, int bytes, int dest, int tag);
+
+    /** MPI_Recv into {@code buffer}, status ignored (the blocking ping-pong). */
+    public abstract void recvNow(long buffer, int bytes, int source, int tag);
+
+    // --- blocking point-to-point (the timed blocking ping-pong, the control channel) and
+    // --- collectives over MPI_COMM_WORLD ---------------------------------------------------
 
     public abstract void send(MemorySegment buffer, int bytes, int dest, int tag);
 

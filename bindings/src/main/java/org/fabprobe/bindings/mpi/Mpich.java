@@ -23,6 +23,10 @@ final class Mpich extends Mpi {
             JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle TEST = Downcalls.critical(MpichH.MPI_Test$address(), FunctionDescriptor.of(
             JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SEND = Downcalls.critical(MpichH.MPI_Send$address(), FunctionDescriptor.of(
+            JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle RECV = Downcalls.critical(MpichH.MPI_Recv$address(), FunctionDescriptor.of(
+            JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     
 
     Mpich() {
@@ -115,6 +119,28 @@ final class Mpich extends Mpi {
         }
         if (rc != 0) check(rc, "MPI_Test");
         return flag.get(JAVA_INT, 0) != 0;
+    }
+
+    @Override
+    public void sendNow(long buffer, int bytes, int dest, int tag) {
+        int rc;
+        try {
+            rc = (int) SEND.invokeExact(buffer, bytes, byteType, dest, tag, commWorld);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Send");
+    }
+
+    @Override
+    public void recvNow(long buffer, int bytes, int source, int tag) {
+        int rc;
+        try {
+            rc = (int) RECV.invokeExact(buffer, bytes, byteType, source, tag, commWorld, STATUS_IGNORE.address());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Recv");
     }
 
     @Override

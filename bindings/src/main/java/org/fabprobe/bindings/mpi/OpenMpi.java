@@ -23,6 +23,10 @@ final class OpenMpi extends Mpi {
             JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle TEST = Downcalls.critical(OpenMpiH.MPI_Test$address(), FunctionDescriptor.of(
             JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SEND = Downcalls.critical(OpenMpiH.MPI_Send$address(), FunctionDescriptor.of(
+            JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle RECV = Downcalls.critical(OpenMpiH.MPI_Recv$address(), FunctionDescriptor.of(
+            JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
     private final long commWorldAddress, byteTypeAddress;
 
     OpenMpi() {
@@ -128,6 +132,28 @@ final class OpenMpi extends Mpi {
         }
         if (rc != 0) check(rc, "MPI_Test");
         return flag.get(JAVA_INT, 0) != 0;
+    }
+
+    @Override
+    public void sendNow(long buffer, int bytes, int dest, int tag) {
+        int rc;
+        try {
+            rc = (int) SEND.invokeExact(buffer, bytes, byteTypeAddress, dest, tag, commWorldAddress);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Send");
+    }
+
+    @Override
+    public void recvNow(long buffer, int bytes, int source, int tag) {
+        int rc;
+        try {
+            rc = (int) RECV.invokeExact(buffer, bytes, byteTypeAddress, source, tag, commWorldAddress, 0L);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Recv");
     }
 
     @Override

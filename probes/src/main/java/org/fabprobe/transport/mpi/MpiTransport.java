@@ -15,7 +15,8 @@ import org.fabprobe.transport.TransportOptions;
 /**
  * {@code mpi:IMPL/SELECTION}: ranks 0 and 1 of MPI_COMM_WORLD are measure and mirror; timed
  * messages are MPI_Isend / MPI_Irecv of MPI_BYTEs on off-heap buffers, completed by MPI_Test
- * in posting order (same source, same tag: MPI's non-overtaking rule keeps them in order).
+ * in posting order (same source, same tag: MPI's non-overtaking rule keeps them in order),
+ * or, for patterns that ask for blocking calls, MPI_Send / MPI_Recv on the same buffers.
  * The untimed control channel is blocking MPI_Send / MPI_Recv on a tag of its own.
  */
 public final class MpiTransport implements Transport {
@@ -113,6 +114,27 @@ public final class MpiTransport implements Transport {
     public void postSend(long bytes) {
         mpi.isend(sendAddress, (int) bytes, peer, DATA_TAG, sendSlots + (sendsPosted % depth) * Mpi.REQUEST_BYTES);
         sendsPosted++;
+    }
+
+    @Override
+    public boolean hasBlockingCalls() {
+        return true;
+    }
+
+    /** MPI_Send: no other operation may be outstanding, so the counters stay in step. */
+    @Override
+    public void send(long bytes) {
+        mpi.sendNow(sendAddress, (int) bytes, peer, DATA_TAG);
+        sendsPosted++;
+        sendsDone++;
+    }
+
+    /** MPI_Recv: no other operation may be outstanding, so the counters stay in step. */
+    @Override
+    public void recv(long bytes) {
+        mpi.recvNow(recvAddress, (int) bytes, peer, DATA_TAG);
+        recvsPosted++;
+        recvsDone++;
     }
 
     /** MPI_Test on the oldest outstanding send and receive, as long as they complete. */
