@@ -52,6 +52,17 @@ class BadInputTest {
     }
 
     @Test
+    void blockingCallsOnlyWhereTheTransportHasThem() {
+        CliRun polled = CliRun.of("pingpong", "-t", "ofi:shm", "-s", "8", "--calls", "blocking");
+        assertEquals(ExitCode.USAGE, polled.exitCode(), polled::toString);
+        assertTrue(polled.err().contains("--calls blocking needs a transport with blocking calls"), polled::toString);
+        assertEquals(1, polled.err().strip().lines().count(), polled::toString);
+        CliRun unknown = CliRun.of("pingpong", "-t", "ofi:shm", "-s", "8", "--calls", "sometimes");
+        assertEquals(ExitCode.USAGE, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("auto, blocking or nonblocking"), unknown::toString);
+    }
+
+    @Test
     void malformedSizesAndDurationsAreUsageErrors() {
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "eight").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "1M..8").exitCode());

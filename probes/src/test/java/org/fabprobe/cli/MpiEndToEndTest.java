@@ -34,8 +34,27 @@ class MpiEndToEndTest {
         assertEquals(impl, facts.get("mpi"), doc::toString);
         assertTrue(String.valueOf(facts.get("library")).contains(impl.equals("openmpi") ? "Open MPI" : "MPICH"), facts::toString);
         if (transport.contains("ucx:")) assertTrue(String.valueOf(facts.get("env.UCX_TLS")).startsWith(transport.substring(transport.indexOf("ucx:") + 4)), facts::toString);
+        assertEquals("blocking", ((Map<?, ?>) doc.get("settings")).get("calls"), "MPI_Send/MPI_Recv by default, as osu_latency");
+        assertPlausibleSizes(doc, 4);
+    }
+
+    /** The same ranks with MPI_Isend/MPI_Irecv/MPI_Test, on both ABIs. */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpi:openmpi/ob1:vader", "mpi:mpich/ucx:posix,cma"})
+    void nonblockingCallsOnRequest(String transport, @TempDir Path dir) throws Exception {
+        Path json = dir.resolve("out.json");
+        CliRun run = CliRun.of("pingpong", "-t", transport, "-s", "8,4K", "-n", "300", "--warmup", "20",
+                "--calls", "nonblocking", "--timeout", "20s", "--json", json.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        assertEquals("nonblocking", ((Map<?, ?>) doc.get("settings")).get("calls"), doc::toString);
+        assertPlausibleSizes(doc, 2);
+    }
+
+    private static void assertPlausibleSizes(Map<String, Object> doc, int count) {
         List<?> sizes = (List<?>) doc.get("sizes");
-        assertEquals(4, sizes.size(), doc::toString);
+        assertEquals(count, sizes.size(), doc::toString);
         for (Object s : sizes) {
             double median = ((Number) ((Map<?, ?>) ((Map<?, ?>) s).get("half_rtt_ns")).get("median")).doubleValue();
             assertTrue(median > 0 && median < 1e6, s::toString);

@@ -39,7 +39,7 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
     public static final long REQUEST_BYTES = 8;
 
     protected final Arena arena = Arena.ofShared();
-    /** Scratch for MPI_Test's flag (one thread drives MPI: MPI_THREAD_FUNNELED). */
+    /** Scratch for MPI_Test's flag (one thread makes every MPI call). */
     protected final MemorySegment flag = arena.allocate(JAVA_INT);
     protected final long flagAddress = flag.address();
 
@@ -76,7 +76,13 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
 
     public abstract Implementation implementation();
 
-    /** MPI_Init_thread(FUNNELED) and MPI_ERRORS_RETURN on MPI_COMM_WORLD. */
+    /**
+     * MPI_Init_thread(MPI_THREAD_SINGLE) and MPI_ERRORS_RETURN on MPI_COMM_WORLD. One Java
+     * thread makes every MPI call, from MPI_Init to MPI_Finalize; the JVM's other threads
+     * never call MPI. SINGLE, as a C benchmark's MPI_Init: Open MPI 4.1 turns its thread locks
+     * on for any level above it (FUNNELED cost 10-40 ns per vader ping-pong half round trip,
+     * measured in C: 0.162-0.172 against 0.172-0.212 us).
+     */
     public abstract void init();
 
     /** MPI_Finalize unless already finalized (or never initialized). */

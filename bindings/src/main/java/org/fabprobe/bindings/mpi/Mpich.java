@@ -41,7 +41,7 @@ final class Mpich extends Mpi {
     @Override
     public void init() {
         MemorySegment provided = arena.allocate(JAVA_INT);
-        check(MpichH.MPI_Init_thread(MemorySegment.NULL, MemorySegment.NULL, MpichH.MPI_THREAD_FUNNELED(), provided),
+        check(MpichH.MPI_Init_thread(MemorySegment.NULL, MemorySegment.NULL, MpichH.MPI_THREAD_SINGLE(), provided),
                 "MPI_Init_thread");
         check(MpichH.MPI_Comm_set_errhandler(commWorld, errorsReturn), "MPI_Comm_set_errhandler");
     }

@@ -54,7 +54,7 @@ final class OpenMpi extends Mpi {
     @Override
     public void init() {
         MemorySegment provided = arena.allocate(JAVA_INT);
-        check(OpenMpiH.MPI_Init_thread(MemorySegment.NULL, MemorySegment.NULL, OpenMpiH.MPI_THREAD_FUNNELED(), provided),
+        check(OpenMpiH.MPI_Init_thread(MemorySegment.NULL, MemorySegment.NULL, OpenMpiH.MPI_THREAD_SINGLE(), provided),
                 "MPI_Init_thread");
         check(OpenMpiH.MPI_Comm_set_errhandler(commWorld, errorsReturn), "MPI_Comm_set_errhandler");
     }
