@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 /** `fabprobe bandwidth`: streaming bandwidth, windows of back-to-back messages. */
 @Command(name = "bandwidth", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Streaming bandwidth: windows of back-to-back messages from measure to mirror,",
-                "one 0-byte acknowledgement per window (as ucx_perftest tag_bw and osu_bw)."})
+                "one 0-byte acknowledgement per window (as osu_bw; ucx_perftest tag_bw streams without windows)."})
 final class BandwidthCommand implements Callable<Integer> {
     static final int MAX_WINDOW = 1024;
 

@@ -6,8 +6,8 @@ import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 
 /**
- * Streaming bandwidth (the saturation method of Culler and Kielmann at large sizes, and
- * what ucx_perftest tag_bw and osu_bw measure): per size, windows of {@code window}
+ * Streaming bandwidth (the saturation method of Culler and Kielmann at large sizes, as
+ * osu_bw measures it; ucx_perftest tag_bw streams without windows): per size, windows of {@code window}
  * back-to-back messages from measure to mirror; the mirror answers each full window with a
  * 0-byte acknowledgement. The measure process times each window from its first send to
  * the acknowledgement.
