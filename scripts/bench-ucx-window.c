@@ -1,8 +1,8 @@
 /*
  * scripts/bench's same-pattern reference for `fabprobe bandwidth` over UCX: the calls
  * fabprobe's Stream makes, in C. Measure sends windows of W tagged messages from one mapped
- * buffer and waits for a 0-byte acknowledgement per window; mirror keeps the next window's
- * receives posted before it acknowledges. Prints MB/s (10^6 B/s) over the timed windows.
+ * buffer (one ucp_worker_progress after each send) and waits for a 0-byte acknowledgement per
+ * window; mirror keeps the next window's receives posted before it acknowledges. Prints MB/s (10^6 B/s) over the timed windows.
  *
  *   bench-ucx-window measure|mirror WINDOW WINDOWS SIZE DIR   (DIR: worker-address exchange)
  *
@@ -117,7 +117,10 @@ int main(int argc, char **argv) {
         if (w == WARMUP_WINDOWS) start = now();
         if (measure) {
             void *ack_request = ucp_tag_recv_nbx(worker, ack, 0, ack_tag, (ucp_tag_t)-1, &ack_recv);
-            for (int m = 0; m < window; m++) requests[m] = ucp_tag_send_nbx(ep, buffer, size, data_tag, &send_param);
+            for (int m = 0; m < window; m++) {
+                requests[m] = ucp_tag_send_nbx(ep, buffer, size, data_tag, &send_param);
+                ucp_worker_progress(worker); /* as fabprobe: progress between the window's sends */
+            }
             wait_for(ack_request, "ack receive");
             for (int m = 0; m < window; m++) wait_for(requests[m], "send");
         } else {
