@@ -65,6 +65,8 @@ public final class MpiLauncher {
                 int code = process.waitFor();
                 o.join();
                 e.join();
+                // Ctrl-C reaches the launcher and the ranks too: their exit code is the launcher's, not ours
+                if (Shutdown.requested()) throw Shutdown.interrupted();
                 return code;
             }
         } catch (IOException e) {
