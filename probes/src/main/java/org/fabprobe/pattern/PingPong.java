@@ -57,10 +57,6 @@ public final class PingPong {
     private final int repetitions;
     private final Calls calls;
 
-    public PingPong(long[] sizes, int warmup, int repetitions) {
-        this(sizes, warmup, repetitions, Calls.NONBLOCKING);
-    }
-
     public PingPong(long[] sizes, int warmup, int repetitions, Calls calls) {
         if (repetitions < 1) throw new IllegalArgumentException("repetitions must be >= 1");
         if (warmup < 0) throw new IllegalArgumentException("warm-up must be >= 0");
@@ -99,7 +95,7 @@ public final class PingPong {
     public static PingPong fromParams(Map<String, String> p) {
         long[] sizes = Patterns.parseSizes(p.get("sizes"));
         return new PingPong(sizes, Integer.parseInt(p.get("warmup")), Integer.parseInt(p.get("repetitions")),
-                Calls.valueOf(p.getOrDefault("calls", Calls.NONBLOCKING.name())));
+                Calls.valueOf(p.get("calls")));
     }
 
     /**
