@@ -52,12 +52,16 @@ public final class Main {
         }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
+        depth++;
         try {
             return cli.execute(args);
         } finally {
-            leaveMpi();
+            if (--depth == 0) leaveMpi();
         }
     }
+
+    /** Nested runs (compare runs two commands) share MPI; only the outermost leaves it. */
+    private static int depth;
 
     /** Every rank leaves MPI once, at the very end (several runs may share it: compare under a launcher). */
     private static void leaveMpi() {

@@ -4,12 +4,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -84,21 +81,8 @@ final class LocalMirror extends Meeting {
     }
 
     private static List<String> command() {
-        List<String> cmd = javaCommand();
+        List<String> cmd = ThisJvm.command();
         cmd.addAll(List.of("mirror", "--listen", "127.0.0.1:0", "--once", "--quiet"));
-        return cmd;
-    }
-
-    /** This JVM's own command line up to the main class (same flags, same class path). */
-    static List<String> javaCommand() {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")) cmd.add(arg);
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("org.fabprobe.cli.Main");
         return cmd;
     }
 

@@ -135,7 +135,10 @@ public final class MirrorServer {
                     + spec.transport() + " done in " + Math.round((System.nanoTime() - start) / 1e6) + " ms");
             return new Outcome(true, ExitCode.OK);
         } catch (FabprobeException e) {
-            log(who + ": " + (authenticated ? "" : "refused: ") + e.getMessage());
+            // a local child's measure reports its own failures, but not its own death
+            if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) {
+                logAlways(who + ": " + (authenticated ? "" : "not served: ") + e.getMessage());
+            }
             return new Outcome(authenticated, e.exitCode());
         } catch (RuntimeException e) {
             log(who + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -173,7 +176,10 @@ public final class MirrorServer {
     }
 
     private void log(String line) {
-        if (config.quiet()) return;
+        if (!config.quiet()) logAlways(line);
+    }
+
+    private void logAlways(String line) {
         log.println("fabprobe mirror: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " " + line);
         log.flush();
     }

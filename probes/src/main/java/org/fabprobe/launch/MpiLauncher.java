@@ -46,7 +46,7 @@ public final class MpiLauncher {
     /** Runs {@code args} as {@code ranks} ranks (collectives: one launch per p) and returns the launcher's exit code. */
     public static int relaunch(String[] args, MpiSelection selection, int ranks, PrintStream out, PrintStream err) {
         List<String> cmd = launcherCommand(selection.implementation(), ranks);
-        cmd.addAll(LocalMirror.javaCommand());
+        cmd.addAll(ThisJvm.command());
         cmd.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(cmd);
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);

@@ -46,6 +46,9 @@ public final class TcpRendezvous implements Rendezvous {
             ControlChannel channel = new ControlChannel(socket, peerName, timeoutMs);
             try {
                 return new TcpRendezvous(Role.MEASURE, channel, Handshake.asMeasure(channel, secret, insecure));
+            } catch (ControlChannel.PeerFailure e) {
+                channel.close();
+                throw new FabprobeException(e.exitCode(), peerName + " refused the session: " + e.getMessage());
             } catch (RuntimeException e) {
                 channel.close();
                 throw e;

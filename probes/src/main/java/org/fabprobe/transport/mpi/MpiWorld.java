@@ -110,9 +110,9 @@ public final class MpiWorld {
         }
     }
 
-    /** Whether this process has initialized MPI. */
-    public static synchronized boolean active() {
-        return current != null;
+    /** This process's rank, or -1 before MPI starts (or without it). */
+    public static synchronized int currentRank() {
+        return current == null ? -1 : current.rank;
     }
 
     /** Sends a short untimed message (the launcher bootstrap: secrets and endpoints). */
