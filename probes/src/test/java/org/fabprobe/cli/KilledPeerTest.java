@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.fabprobe.ExitCode;
+import org.fabprobe.launch.ThisJvm;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,50 +22,73 @@ import org.junit.jupiter.params.provider.ValueSource;
 class KilledPeerTest {
     private static final String SIM = "sim:L=1us,os=0.2us,or=0.2us,g=1us,G=0.1ns/B";
 
+    @TempDir
+    Path dir;
+
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "ucx:posix", SIM})
     void measureKilled(String transport) throws Exception {
-        List<String> tmpBefore = tmpEntries();
-        try (Spawned measure = longRun(transport)) {
+        Process measure = longRun(transport);
+        try {
             ProcessHandle mirror = awaitMirror(measure, !transport.startsWith("ucx"));
-            long measurePid = measure.process.pid();
-            measure.process.destroyForcibly().waitFor(); // SIGKILL
-            assertTrue(mirror.onExit().get(60, TimeUnit.SECONDS) != null);
-            CliRun run = measure.await(Duration.ofSeconds(10)); // the mirror's stderr is the killed measure's
-            assertTrue(run.err().contains("the measure process at 127.0.0.1:") && run.err().contains("went away during"), run.err());
-            assertNoShmOf(measurePid, mirror.pid());
+            measure.destroyForcibly().waitFor(); // SIGKILL
+            assertNotNull(mirror.onExit().get(60, TimeUnit.SECONDS));
+            String err = Files.readString(dir.resolve("stderr")); // the mirror writes where measure did
+            assertTrue(err.contains("the measure process at 127.0.0.1:") && err.contains("went away during"), err);
+            assertNoShmOf(measure.pid(), mirror.pid());
+            assertNothingIn(dir.resolve("tmp"));
+        } finally {
+            measure.descendants().forEach(ProcessHandle::destroyForcibly);
+            measure.destroyForcibly();
         }
-        assertEquals(tmpBefore, tmpEntries(), "/tmp changed");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "ucx:posix", SIM})
     void mirrorKilled(String transport) throws Exception {
-        List<String> tmpBefore = tmpEntries();
-        try (Spawned measure = longRun(transport)) {
+        Process measure = longRun(transport);
+        try {
             ProcessHandle mirror = awaitMirror(measure, !transport.startsWith("ucx"));
             mirror.destroyForcibly();
-            CliRun run = measure.await(Duration.ofSeconds(90));
-            assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());
-            assertTrue(run.err().contains("the mirror process went away"), run.err());
-            assertNoShmOf(measure.process.pid(), mirror.pid());
+            assertTrue(measure.waitFor(90, TimeUnit.SECONDS), "measure still running");
+            String err = Files.readString(dir.resolve("stderr"));
+            assertEquals(ExitCode.PEER_TIMEOUT, measure.exitValue(), err);
+            assertTrue(err.contains("the mirror process went away"), err);
+            assertNoShmOf(measure.pid(), mirror.pid());
+            assertNothingIn(dir.resolve("tmp"));
+        } finally {
+            measure.descendants().forEach(ProcessHandle::destroyForcibly);
+            measure.destroyForcibly();
         }
-        assertEquals(tmpBefore, tmpEntries(), "/tmp changed");
     }
 
-    private static Spawned longRun(String transport) throws IOException {
-        return Spawned.start("pingpong", "-t", transport, "-s", "8", "-n", "5000000", "--timeout", "1s");
+    /** A long ping-pong; stderr to a file (a pipe would close with the killed process), temp files to an empty folder. */
+    private Process longRun(String transport) throws IOException {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        List<String> cmd = new ArrayList<>(ThisJvm.command());
+        cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+        cmd.addAll(List.of("pingpong", "-t", transport, "-s", "8", "-n", "5000000", "--timeout", "1s"));
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(dir.resolve("stderr").toFile());
+        builder.environment().put("TMPDIR", tmp.toString());
+        return builder.start();
+    }
+
+    private static void assertNothingIn(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            assertEquals(List.of(), files.toList(), "left in the temporary folder");
+        }
     }
 
     /** The measure process's mirror child, once both are in the timed rounds (their shm files exist, where named). */
-    private static ProcessHandle awaitMirror(Spawned measure, boolean namedShm) throws InterruptedException {
+    private ProcessHandle awaitMirror(Process measure, boolean namedShm) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         ProcessHandle child = null;
-        while (child == null || (namedShm && !hasShm(measure.process.pid(), child.pid()))) {
-            assertTrue(System.nanoTime() < deadline, "no mirror in the measurement: " + measure.err());
-            assertTrue(measure.process.isAlive(), "measure ended early: " + measure.err());
+        while (child == null || (namedShm && !hasShm(measure.pid(), child.pid()))) {
+            assertTrue(System.nanoTime() < deadline, "no mirror in the measurement: " + Files.readString(dir.resolve("stderr")));
+            assertTrue(measure.isAlive(), "measure ended early: " + Files.readString(dir.resolve("stderr")));
             Thread.sleep(50);
-            child = measure.process.children().findFirst().orElse(null);
+            child = measure.children().findFirst().orElse(null);
         }
         Thread.sleep(3000); // set-up done, JIT warm-up under way or over
         return child;
@@ -93,11 +118,5 @@ class KilledPeerTest {
                     || name.startsWith(pid + ":")) return true;
         }
         return false;
-    }
-
-    private static List<String> tmpEntries() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("fabprobe")).sorted().toList();
-        }
     }
 }
