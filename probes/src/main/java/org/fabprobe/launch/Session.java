@@ -67,6 +67,11 @@ public final class Session {
                 if (e instanceof ControlChannel.PeerFailure f) {
                     throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
                 }
+                String status = meeting.peerStatus();
+                if (e instanceof FabprobeException f && f.exitCode() == ExitCode.PEER_TIMEOUT && !status.isEmpty()
+                        && !f.getMessage().contains(status)) {
+                    throw new FabprobeException(f.exitCode(), f.getMessage() + " [" + status + "]");
+                }
                 throw e;
             }
         } finally {
