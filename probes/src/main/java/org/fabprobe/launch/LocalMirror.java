@@ -104,6 +104,11 @@ final class LocalMirror extends Meeting {
     @Override
     String peerStatus() {
         if (process == null) return "";
+        try {
+            process.waitFor(1, TimeUnit.SECONDS); // asked on an error path: a dying mirror is reaped by now
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return process.isAlive() ? "mirror process still running" : "mirror process exited with code " + process.exitValue();
     }
 
