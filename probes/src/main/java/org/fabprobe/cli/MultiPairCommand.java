@@ -108,7 +108,7 @@ final class MultiPairCommand implements Callable<Integer> {
         long start = System.nanoTime();
         MpiWorld world = MpiWorld.open(transport); // left at the end of the run (cli.Main)
         if (world.size() < 2 || world.size() % 2 != 0) {
-            if (world.rank() != 0) return ExitCode.USAGE; // rank 0 says why, once
+            if (world.rank() != 0) return ExitCode.OK; // rank 0 says why, once, and sets the exit code
             throw new FabprobeException(ExitCode.USAGE, "multipair needs an even number of ranks (2k for k pairs), not "
                     + world.size());
         }
