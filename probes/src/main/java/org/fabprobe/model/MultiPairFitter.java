@@ -4,8 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.hipparchus.exception.MathIllegalArgumentException;
-import org.hipparchus.exception.MathIllegalStateException;
+import org.hipparchus.exception.MathRuntimeException;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.ArrayRealVector;
 import org.hipparchus.linear.RealMatrix;
@@ -86,7 +85,7 @@ public final class MultiPairFitter {
         try {
             double[] refined = new LevenbergMarquardtOptimizer().optimize(problem).getPoint().toArray();
             if (cost(sizes, reps, loopNs, refined[0], refined[1], refined[2]) <= bestCost) point = refined;
-        } catch (MathIllegalStateException e) {
+        } catch (MathRuntimeException e) {
             // no convergence: the profile's best point stands
         }
         LeastSquaresProblem.Evaluation at = problem.evaluate(new ArrayRealVector(point));
@@ -98,7 +97,7 @@ public final class MultiPairFitter {
                 RealMatrix cov = resolved ? at.getCovariances(1e-14) : covarianceWithoutC(at.getJacobian());
                 double scale = rss / (m - 3);
                 for (int j = 0; j < 3; j++) err[j] = Math.sqrt(cov.getEntry(j, j) * scale);
-            } catch (MathIllegalArgumentException singular) {
+            } catch (MathRuntimeException singular) {
                 // a parameter the data do not determine: its error stays NaN
             }
         }

@@ -29,7 +29,7 @@ public final class MultiPairReport {
     /** The model's fit over the sizes from {@code fromBytes} on (the model is for 2 pairs: empty otherwise). */
     public static Optional<MultiPairFit> fit(Result r, long fromBytes) {
         if (r.pairs() != 2) return Optional.empty();
-        List<Point> used = r.points().stream().filter(p -> p.sizeBytes() > 0 && p.sizeBytes() >= fromBytes).toList();
+        List<Point> used = r.points().stream().filter(p -> p.sizeBytes() > 0 && p.sizeBytes() >= fromBytes && p.medianLoopNs() > 0).toList();
         return MultiPairFitter.fit(used.stream().mapToLong(Point::sizeBytes).toArray(),
                 used.stream().mapToLong(Point::reps).toArray(), used.stream().mapToDouble(Point::medianLoopNs).toArray());
     }
