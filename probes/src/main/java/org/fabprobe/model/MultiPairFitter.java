@@ -1,7 +1,5 @@
 package org.fabprobe.model;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.hipparchus.exception.MathRuntimeException;
@@ -174,12 +172,5 @@ public final class MultiPairFitter {
             jacobian.setEntry(i, 2, (4.0 * n - 1) / t);
         }
         return new Pair<>(value, jacobian);
-    }
-
-    /** The points of a series that a fit uses: sizes from {@code fromBytes} on, above 0. */
-    public static List<Integer> fitted(long[] sizes, long fromBytes) {
-        List<Integer> idx = new ArrayList<>();
-        for (int i = 0; i < sizes.length; i++) if (sizes[i] > 0 && sizes[i] >= fromBytes) idx.add(i);
-        return idx;
     }
 }
