@@ -50,7 +50,7 @@ class ControlChannelTest {
             long start = System.nanoTime();
             FabprobeException e = assertThrows(FabprobeException.class, () -> p.b().receive(Kind.DONE));
             assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
-            assertTrue(e.getMessage().contains("no answer from the mirror"), e.getMessage());
+            assertTrue(e.getMessage().contains("no answer from the measure process"), e.getMessage());
             assertTrue(System.nanoTime() - start < 10_000_000_000L, "gave up long after the timeout");
         }
     }
@@ -87,7 +87,7 @@ class ControlChannelTest {
             p.a().close();
             FabprobeException e = assertThrows(FabprobeException.class, () -> p.b().receive(Kind.CONTROL));
             assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
-            assertEquals("the mirror went away during the measurement", e.getMessage());
+            assertEquals("the measure process went away during the measurement", e.getMessage());
             assertTrue(p.b().peerClosed());
         }
     }
