@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
                 LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                CollectivesCommand.class, MirrorCommand.class, SecretCommand.class,
+                CollectivesCommand.class, MultiPairCommand.class, MirrorCommand.class, SecretCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -42,7 +42,8 @@ public final class Main {
     public static int run(String... args) {
         NativeEnvironment.prepare();
         String transport = MpiLauncher.transportArgument(args);
-        boolean launchesItself = args.length > 0 && args[0].equals("collectives"); // one launch per p
+        // collectives: one launch per p; multipair: one launch of 2k ranks
+        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair"));
         if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher() && !launchesItself) {
             try { // local mode over MPI: this same command line, as two ranks
                 return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);

@@ -1,0 +1,167 @@
+package org.fabprobe.method;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.clock.Clock;
+
+/**
+ * IMB PingPong in multi mode over MPI_COMM_WORLD: k = size / 2 pairs at once between two groups
+ * of ranks, rank i < k pinging rank i + k (with the launcher's block placement one group per
+ * node). Every rank runs this same code. Per message size x and sample:
+ *
+ * <pre>
+ *   MPI_Barrier                          all pairs start together
+ *   t = now(); n(x) x (MPI_Send, MPI_Recv) on the pinging side, (MPI_Recv, MPI_Send) on the other
+ *   t = now() - t - one clock read      each pair its own loop, on the TSC
+ *   MPI_Gather to rank 0                untimed: T_b of the sample = the slowest pair
+ * </pre>
+ *
+ * n(x) is the run's own count (given per size), recorded with the result: the model's T_b
+ * depends on it. One buffer of the largest size per rank, off-heap, allocated once.
+ */
+public final class MultiPairMethod {
+    private static final int TAG = 12;
+    /** Ping-pongs per JIT warm-up round (the warm-up runs rounds until rank 0's budget is spent). */
+    private static final int JIT_ROUND = 200;
+
+    /**
+     * @param reps        n(x) per size
+     * @param samples     timed loops per size (T_b(x) is their median)
+     * @param warmup      untimed ping-pongs before each size
+     * @param jitBudgetNs untimed warm-up of the loop at the smallest size, once
+     */
+    public record Settings(long[] sizes, long[] reps, int samples, int warmup, double jitBudgetNs) {}
+
+    /**
+     * One size on rank 0.
+     *
+     * @param loopNs     per sample, the maximum over pairs of the pair's loop time
+     * @param pairLoopNs per pair (i = pinging rank), the median over samples of its loop time
+     */
+    public record Point(long sizeBytes, long reps, double[] loopNs, double[] pairLoopNs) {
+        /** T_b(x): the median over samples of the slowest pair's loop. */
+        public double medianLoopNs() {
+            return median(loopNs);
+        }
+
+        public double minLoopNs() {
+            return Arrays.stream(loopNs).min().orElse(Double.NaN);
+        }
+
+        public double maxLoopNs() {
+            return Arrays.stream(loopNs).max().orElse(Double.NaN);
+        }
+    }
+
+    /** Rank 0's result. */
+    public record Result(int pairs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
+                         List<Point> points) {}
+
+    private final Mpi mpi;
+    private final int rank, size, pairs, peer;
+    private final boolean pinging;
+    private final double readCostNs;
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment buffer, mine, all, flag;
+
+    /** For a world of {@code size} ranks (even, >= 2) and messages up to {@code largest} bytes. */
+    public MultiPairMethod(Mpi mpi, int rank, int size, int largest) {
+        if (size < 2 || size % 2 != 0) throw new IllegalArgumentException("multipair needs an even number of ranks, not " + size);
+        this.mpi = mpi;
+        this.rank = rank;
+        this.size = size;
+        this.pairs = size / 2;
+        this.pinging = rank < pairs;
+        this.peer = pinging ? rank + pairs : rank - pairs;
+        double cost = Clock.facts().readCostNs();
+        this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
+        buffer = arena.allocate(Math.max(64, largest), 4096);
+        mine = arena.allocate(JAVA_DOUBLE, 1);
+        all = arena.allocate(JAVA_DOUBLE, size);
+        flag = arena.allocate(JAVA_DOUBLE, 1);
+    }
+
+    /** Runs every size; the result on rank 0, null on the others. */
+    public Result run(Settings s, Map<String, String> transportFacts) {
+        long start = System.nanoTime();
+        int smallest = (int) s.sizes()[0];
+        do {
+            mpi.barrier();
+            pingPongs(smallest, JIT_ROUND);
+            flag.setAtIndex(JAVA_DOUBLE, 0, System.nanoTime() - start < s.jitBudgetNs() ? 1 : 0);
+            mpi.bcast(flag, 8, 0); // rank 0's clock decides for all
+        } while (flag.getAtIndex(JAVA_DOUBLE, 0) > 0);
+        double jitMs = (System.nanoTime() - start) / 1e6;
+
+        List<Point> points = new ArrayList<>();
+        for (int i = 0; i < s.sizes().length; i++) {
+            int x = (int) s.sizes()[i];
+            long n = s.reps()[i];
+            mpi.barrier();
+            pingPongs(x, s.warmup());
+            double[] loops = new double[s.samples()];
+            double[][] perPair = new double[pairs][s.samples()];
+            for (int j = 0; j < s.samples(); j++) {
+                mpi.barrier();
+                long t0 = Clock.now();
+                pingPongs(x, n);
+                long t1 = Clock.now();
+                mine.setAtIndex(JAVA_DOUBLE, 0, pinging ? Math.max(0, Clock.toNs(t1 - t0) - readCostNs) : Double.NaN);
+                mpi.gather(mine, all, 8, 0);
+                if (rank == 0) {
+                    double max = 0;
+                    for (int p = 0; p < pairs; p++) {
+                        perPair[p][j] = all.getAtIndex(JAVA_DOUBLE, p);
+                        max = Math.max(max, perPair[p][j]);
+                    }
+                    loops[j] = max;
+                }
+            }
+            if (rank == 0) points.add(new Point(x, n, loops, Arrays.stream(perPair).mapToDouble(MultiPairMethod::median).toArray()));
+        }
+        return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points) : null;
+    }
+
+    /** n blocking ping-pongs of x bytes with this rank's partner (the pinging side sends first). */
+    private void pingPongs(int x, long n) {
+        long at = buffer.address();
+        if (pinging) {
+            for (long i = 0; i < n; i++) {
+                mpi.sendNow(at, x, peer, TAG);
+                mpi.recvNow(at, x, peer, TAG);
+            }
+        } else {
+            for (long i = 0; i < n; i++) {
+                mpi.recvNow(at, x, peer, TAG);
+                mpi.sendNow(at, x, peer, TAG);
+            }
+        }
+    }
+
+    public int pairs() {
+        return pairs;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Frees the buffers. */
+    public void close() {
+        arena.close();
+    }
+
+    private static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int m = v.length;
+        return m == 0 ? Double.NaN : m % 2 == 1 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+}

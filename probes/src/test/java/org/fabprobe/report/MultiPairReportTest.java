@@ -1,0 +1,68 @@
+package org.fabprobe.report;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.method.MultiPairMethod.Point;
+import org.fabprobe.method.MultiPairMethod.Result;
+import org.fabprobe.model.MultiPairModel;
+import org.junit.jupiter.api.Test;
+
+/** The multipair report from a result the model made: eq. (6) per size, the fit, JSON and CSV. */
+class MultiPairReportTest {
+    private static final MultiPairModel TRUTH = new MultiPairModel(200_000, 3, 1500);
+
+    private static MultiPairReport.Context context(int pairs, long fitFrom) {
+        List<Point> points = new ArrayList<>();
+        for (long x = 1024; x <= 4 << 20; x *= 2) {
+            long n = MultiPairModel.imbRepetitions(x, 1000, 40L << 20);
+            double t = TRUTH.loopTimeNs(x, n);
+            points.add(new Point(x, n, new double[] {t * 1.01, t, t * 0.99}, new double[] {t, t * 0.98}));
+        }
+        Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points);
+        RunFacts run = new RunFacts("fabprobe test", "multipair", "mpi:openmpi/ob1:vader", Map.of("mpi", "openmpi"),
+                Map.of("pairs", pairs), Map.of("hostname", "node8"), Map.of(),
+                new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
+        return new MultiPairReport.Context(run, r, fitFrom, MultiPairReport.fit(r, fitFrom), 1.5, List.of());
+    }
+
+    @Test
+    void twoPairsAreFittedAndWritten() {
+        MultiPairReport.Context c = context(2, 32 << 10);
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(MultiPairReport.json(c).strip());
+        assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
+        Map<?, ?> model = (Map<?, ?>) doc.get("model");
+        assertEquals(32768.0, model.get("from_bytes"));
+        assertEquals(8.0, model.get("points")); // 32 KiB .. 4 MiB
+        assertEquals(200_000, (Double) model.get("chunk_bytes"), 200);
+        assertEquals(3000, (Double) model.get("raw_bandwidth_mb_s"), 1);
+        assertEquals(1500, (Double) model.get("t1_ns"), 2);
+        List<?> sizes = (List<?>) doc.get("sizes");
+        Map<?, ?> first = (Map<?, ?>) sizes.getFirst(), last = (Map<?, ?>) sizes.getLast();
+        assertEquals(Boolean.FALSE, first.get("fitted"));
+        assertFalse(first.containsKey("model_bandwidth_mb_s"));
+        // eq. (6): 4 x n / T_b, in MB/s, against the model's own curve at the same point
+        double b = 4.0 * (4 << 20) * 10 / TRUTH.loopTimeNs(4 << 20, 10) * 1e3;
+        assertEquals(b, (Double) last.get("aggregated_bandwidth_mb_s"), 1e-9 * b);
+        assertEquals(b, (Double) last.get("model_bandwidth_mb_s"), 1e-3 * b);
+        String table = MultiPairReport.table(c);
+        assertTrue(table.contains("C   = ") && table.contains("B_r = ") && table.contains("T_1 = "), table);
+        String[] csv = MultiPairReport.csv(c).split("\n");
+        assertEquals(14, csv.length); // header and 1 KiB .. 4 MiB
+        assertTrue(csv[1].startsWith("1024,1000,3,") && csv[1].endsWith(","), csv[1]); // not fitted: no model column
+    }
+
+    @Test
+    void otherPairCountsAreReportedNotFitted() {
+        MultiPairReport.Context c = context(3, 1);
+        assertTrue(c.fit().isEmpty());
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(MultiPairReport.json(c).strip());
+        assertNull(doc.get("model"));
+        Map<?, ?> first = (Map<?, ?>) ((List<?>) doc.get("sizes")).getFirst();
+        // 2k x n / T_b with k = 3
+        assertEquals(6.0 * 1024 * 1000 / TRUTH.loopTimeNs(1024, 1000) * 1e3, (Double) first.get("aggregated_bandwidth_mb_s"), 1e-6);
+    }
+}
