@@ -18,6 +18,8 @@ import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.report.RunFacts;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
@@ -145,12 +147,12 @@ final class CollectivesCommand implements Callable<Integer> {
         facts.put("max_reps", method.maxReps);
         facts.put("time_cap", method.timeCap);
         RunFacts run = new RunFacts("fabprobe " + Main.version(), "collectives", transport,
-                results.getFirst().transportFacts(), facts, HostFacts.collect(), Clock.facts(), startedAt);
+                results.getFirst().transportFacts(), facts, Host.here(), Clock.facts(), startedAt);
         var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
 
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
-        Output.write(json, CollectivesReport.json(context));
+        Output.write(json, ResultJson.write(CollectivesReport.document(context)));
         Output.write(csv, CollectivesReport.csv(context));
         return ExitCode.OK;
     }

@@ -7,6 +7,8 @@ import java.util.Map;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.report.RunFacts;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportOptions;
 import picocli.CommandLine.Option;
 
@@ -57,7 +59,7 @@ final class SessionOptions {
         settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
         settings.put("source_address", sourceAddress);
         return new RunFacts("fabprobe " + Main.version(), command, transport, transportFacts, settings,
-                HostFacts.collect(), Clock.facts(), startedAt);
+                Host.here(), Clock.facts(), startedAt);
     }
 
     /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */
@@ -69,10 +71,10 @@ final class SessionOptions {
     }
 
     /** Prints the table unless JSON or CSV takes standard output, then writes the files. */
-    void emit(String table, String jsonText, String csvText) throws IOException {
+    void emit(String table, Object document, String csvText) throws IOException {
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
-        Output.write(json, jsonText);
+        Output.write(json, ResultJson.write(document));
         Output.write(csv, csvText);
     }
 }

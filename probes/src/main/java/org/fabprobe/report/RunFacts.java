@@ -2,6 +2,7 @@ package org.fabprobe.report;
 
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.result.Host;
 
 /**
  * Everything needed to reproduce and judge a run: inputs, environment, clock.
@@ -17,5 +18,5 @@ import org.fabprobe.clock.ClockFacts;
  */
 public record RunFacts(String tool, String command, String transport,
                        Map<String, String> transportFacts, Map<String, Object> settings,
-                       Map<String, String> host, ClockFacts clock, String startedAt) {
+                       Host host, ClockFacts clock, String startedAt) {
 }
