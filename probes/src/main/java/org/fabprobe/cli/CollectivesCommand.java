@@ -18,6 +18,8 @@ import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.report.RunFacts;
+import org.fabprobe.plot.Plots;
+import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.mpi.MpiSelection;
@@ -70,6 +72,9 @@ final class CollectivesCommand implements Callable<Integer> {
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per operation, p and size as CSV (- for stdout).")
     Path csv;
+
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    Path plot;
 
     @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its result here for the launching command.")
     Path part;
@@ -152,7 +157,9 @@ final class CollectivesCommand implements Callable<Integer> {
 
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
-        Output.write(json, ResultJson.write(CollectivesReport.document(context)));
+        CollectivesDocument document = CollectivesReport.document(context);
+        Output.write(json, ResultJson.write(document));
+        if (plot != null) Plots.write(document, plot);
         Output.write(csv, CollectivesReport.csv(context));
         return ExitCode.OK;
     }

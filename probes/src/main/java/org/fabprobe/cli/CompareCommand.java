@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.plot.Plots;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
@@ -52,6 +53,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write both runs and the differences as JSON (- for stdout).")
     java.nio.file.Path json;
 
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    java.nio.file.Path plot;
+
     @Override
     public Integer call() throws IOException {
         if (!method.equals("plogp") && !method.equals("loggp")) {
@@ -67,6 +71,7 @@ final class CompareCommand implements Callable<Integer> {
         List<String> flags = flags(rows);
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
                 selection.environment(), rows, flags, rawDoc, mpiDoc);
+        if (plot != null) Plots.write(doc, plot);
         if (json != null) {
             Output.write(json, ResultJson.write(doc));
             if (json.toString().equals("-")) return 0;

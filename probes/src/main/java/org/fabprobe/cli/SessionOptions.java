@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.plot.Plots;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.report.RunFacts;
 import org.fabprobe.result.Host;
@@ -38,6 +39,9 @@ final class SessionOptions {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
     Path csv;
 
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    Path plot;
+
     Duration timeoutDuration() {
         return Durations.parse(timeout);
     }
@@ -70,11 +74,12 @@ final class SessionOptions {
         if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
     }
 
-    /** Prints the table unless JSON or CSV takes standard output, then writes the files. */
+    /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */
     void emit(String table, Object document, String csvText) throws IOException {
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
         Output.write(json, ResultJson.write(document));
         Output.write(csv, csvText);
+        if (plot != null) Plots.write(document, plot);
     }
 }
