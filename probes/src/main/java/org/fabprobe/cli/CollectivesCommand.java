@@ -73,6 +73,9 @@ final class CollectivesCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per operation, p and size as CSV (- for stdout).")
     Path csv;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
     @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
     Path plot;
 
@@ -118,8 +121,10 @@ final class CollectivesCommand implements Callable<Integer> {
         } else {
             int cpus = Runtime.getRuntime().availableProcessors();
             Path dir = Files.createTempDirectory("fabprobe-collectives");
+            org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
             try {
                 for (int p : procsList) {
+                    org.fabprobe.Progress.next("p = " + p + " (one launch of " + p + " ranks)");
                     Path file = dir.resolve("p" + p + ".json");
                     int code = MpiLauncher.relaunch(childArgs(operations, file), selection, p, System.out, System.err);
                     if (code != ExitCode.OK) return code; // the ranks printed why
@@ -130,6 +135,7 @@ final class CollectivesCommand implements Callable<Integer> {
                     if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
                 }
             } finally {
+                org.fabprobe.Progress.end();
                 try (var files = Files.list(dir)) {
                     for (Path f : files.toList()) Files.deleteIfExists(f);
                 }

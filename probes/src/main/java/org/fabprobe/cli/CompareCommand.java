@@ -53,6 +53,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write both runs and the differences as JSON (- for stdout).")
     java.nio.file.Path json;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
     @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
     java.nio.file.Path plot;
 
@@ -87,7 +90,8 @@ final class CompareCommand implements Callable<Integer> {
         int code;
         try (PrintStream into = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(into);
-            code = Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
+            code = quiet ? Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-", "--quiet")
+                    : Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
         } finally {
             System.setOut(stdout);
         }

@@ -58,6 +58,7 @@ public final class Main {
 
     /** One line on stderr and a distinct exit code, never a stack trace. */
     static int report(Throwable e) {
+        org.fabprobe.Progress.end(); // the error line starts on a clean line
         Throwable missing = missingLibrary(e);
         if (missing != null) { // before the IllegalArgumentException test: libraryLookup throws one
             System.err.println("fabprobe: native library missing: " + missing.getMessage() + installHint(missing.getMessage()));

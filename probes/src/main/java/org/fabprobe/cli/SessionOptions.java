@@ -39,6 +39,9 @@ final class SessionOptions {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
     Path csv;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
     @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
     Path plot;
 
@@ -76,6 +79,7 @@ final class SessionOptions {
 
     /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */
     void emit(String table, Object document, String csvText) throws IOException {
+        org.fabprobe.Progress.end();
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
         Output.write(json, ResultJson.write(document));
