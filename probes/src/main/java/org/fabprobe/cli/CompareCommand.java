@@ -17,7 +17,9 @@ import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.result.Value;
+import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -68,6 +70,15 @@ final class CompareCommand implements Callable<Integer> {
         String mpiTransport = "mpi:" + (mpi.contains("/") ? mpi : mpi + "/" + raw);
         MpiSelection selection = MpiSelection.parse(mpiTransport); // bad names fail before anything runs
         String startedAt = Instant.now().toString();
+        if (MpiLauncher.underLauncher()) {
+            // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
+            // settings, and the raw run's bootstrap uses that same world
+            if (MpiWorld.open(mpiTransport).rank() != 0) {
+                measure(raw);
+                measure(mpiTransport);
+                return 0; // a mirror or idle rank: rank 0 reports
+            }
+        }
         MethodDocument rawDoc = measure(raw);
         MethodDocument mpiDoc = measure(mpiTransport);
         List<CompareDocument.Range> rows = differences(rawDoc.parameters(), mpiDoc.parameters());
@@ -96,6 +107,7 @@ final class CompareCommand implements Callable<Integer> {
             System.setOut(stdout);
         }
         if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
+        if (MpiWorld.currentRank() > 0) return null; // not rank 0: nothing to read
         String text = captured.toString(StandardCharsets.UTF_8);
         int start = text.indexOf('{'); // a launcher may print a line of its own first
         try {

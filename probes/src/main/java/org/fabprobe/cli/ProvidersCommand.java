@@ -46,7 +46,7 @@ final class ProvidersCommand implements Callable<Integer> {
         rows.addAll(ofiRows(ofi));
         rows.addAll(ucxRows(ucx));
         rows.addAll(mpiRows(mpis, ofi, ucx));
-        ProvidersDocument doc = new ProvidersDocument(ProvidersDocument.SCHEMA, "fabprobe " + Main.version(), Host.here(),
+        ProvidersDocument doc = new ProvidersDocument(ProvidersDocument.SCHEMA, "fabprobe " + Main.version(), Host.of(org.fabprobe.launch.HostFacts.collect()),
                 new ProvidersDocument.Libfabric(OfiProviders.libraryVersion(), ofi.stream().map(ProvidersCommand::offer).toList()),
                 new ProvidersDocument.Ucx(Ucp.version(),
                         ucx.stream().map(r -> new ProvidersDocument.Resource(r.transport(), r.device())).toList()),

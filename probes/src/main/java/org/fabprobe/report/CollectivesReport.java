@@ -137,7 +137,7 @@ public final class CollectivesReport {
             }
         }
         return new CollectivesDocument(CollectivesDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.clock(), run.startedAt(), c.wallSeconds(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
                 operations, runs, results, c.notes());
     }
 

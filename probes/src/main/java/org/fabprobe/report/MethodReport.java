@@ -53,7 +53,7 @@ public final class MethodReport {
                     Value.of(p.overhead())));
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.clock(), run.startedAt(), c.wallSeconds(),
+                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
                 MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), flags(r.ranges()), r.notes(),
                 r.messages(), sizes);
     }
@@ -105,7 +105,7 @@ public final class MethodReport {
         var timing = new MethodDocument.Timing(ms[0], ms[1], ms[2], ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2]),
                 c.warmupMs());
         return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
+                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
                 flags(r.loggp()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
     }
 
@@ -168,7 +168,7 @@ public final class MethodReport {
         }
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.clock(), run.startedAt(), c.wallSeconds(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
                 MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), flags(sets), r.notes(),
                 SampledValue.of(r.rtt()), curves, bulk);
     }

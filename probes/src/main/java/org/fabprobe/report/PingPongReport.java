@@ -64,7 +64,7 @@ public final class PingPongReport {
                     p.wallMs()));
         }
         return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
                 r.fits().stream().map(HockneyRange::of).toList());
     }
 

@@ -44,7 +44,7 @@ public final class StreamReport {
                     p.bandwidthMBs(), p.messageRate()));
         }
         return new BandwidthDocument(BandwidthDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.clock(), run.startedAt(), wallSeconds, sizes);
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds, sizes);
     }
 
     public static String csv(List<Point> points) {

@@ -7,7 +7,7 @@ import org.fabprobe.clock.ClockFacts;
 /** Schema fabprobe.bandwidth/1: streaming bandwidth, windows of back-to-back messages per size. */
 public record BandwidthDocument(String schema, String tool, String command, String transport,
                                 Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes)
+                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes)
         implements RunDocument {
     public static final String SCHEMA = "fabprobe.bandwidth/1";
 

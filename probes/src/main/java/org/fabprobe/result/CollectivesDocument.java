@@ -13,7 +13,7 @@ import org.fabprobe.model.Summary;
  */
 public record CollectivesDocument(String schema, String tool, String command, String transport,
                                   Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                  ClockFacts clock, String startedAt, double wallSeconds, List<Operation> operations,
+                                  Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Operation> operations,
                                   List<Run> runs, List<Result> results, List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.collectives/1";
 

@@ -8,7 +8,7 @@ import org.fabprobe.clock.ClockFacts;
 /** Schema fabprobe.loggp/1: LogGP by Hoefler et al.'s PRTT(n, d, s) per size, parameters per size range. */
 public record LogGPDocument(String schema, String tool, String command, String transport,
                             Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                            ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+                            Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
                             int messages, List<Size> sizes) implements MethodDocument {
     public static final String SCHEMA = "fabprobe.loggp/1";

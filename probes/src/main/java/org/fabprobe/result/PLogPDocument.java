@@ -9,7 +9,7 @@ import org.fabprobe.clock.ClockFacts;
 /** Schema fabprobe.plogp/1: parameterized LogP (Kielmann et al.) per size, LogGP per size range. */
 public record PLogPDocument(String schema, String tool, String command, String transport,
                             Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                            ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+                            Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
                             Saturation g0, @JsonProperty("L_ns") Value latencyNs, List<Size> sizes)
         implements MethodDocument {

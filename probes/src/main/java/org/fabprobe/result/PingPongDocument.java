@@ -7,7 +7,7 @@ import org.fabprobe.clock.ClockFacts;
 /** Schema fabprobe.pingpong/1: the half round-trip sweep and its Hockney fit per size range. */
 public record PingPongDocument(String schema, String tool, String command, String transport,
                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                               ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
+                               Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
                                List<HockneyRange> hockney) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/1";
 

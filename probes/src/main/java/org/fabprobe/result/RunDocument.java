@@ -24,6 +24,9 @@ public interface RunDocument {
 
     Host host();
 
+    /** The mirror's host (empty where the mirror runs this same command line: MPI, collectives). */
+    Map<String, String> mirrorHost();
+
     ClockFacts clock();
 
     String startedAt();

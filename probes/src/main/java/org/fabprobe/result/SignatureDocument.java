@@ -8,7 +8,7 @@ import org.fabprobe.clock.ClockFacts;
 /** Schema fabprobe.signature/1: Culler et al.'s signature, cost per request against burst length per delay. */
 public record SignatureDocument(String schema, String tool, String command, String transport,
                                 Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
                                 List<ParameterRange> parameters, List<String> flags, List<String> notes,
                                 SampledValue rttNs, List<Curve> curves, List<Bulk> bulk) implements MethodDocument {
     public static final String SCHEMA = "fabprobe.signature/1";

@@ -105,7 +105,7 @@ class PlotsTest {
     @Test
     void compareRawAndMpiSideBySidePerParameter() throws Exception {
         PLogPDocument mpi = new PLogPDocument(plogp.schema(), plogp.tool(), plogp.command(), "mpi:openmpi/ob1:vader",
-                plogp.transportFacts(), plogp.settings(), plogp.host(), plogp.clock(), plogp.startedAt(), plogp.wallSeconds(),
+                plogp.transportFacts(), plogp.settings(), plogp.host(), plogp.mirrorHost(), plogp.clock(), plogp.startedAt(), plogp.wallSeconds(),
                 plogp.timing(), plogp.parameters().stream().map(PlotsTest::slower).toList(), plogp.flags(), plogp.notes(),
                 plogp.g0(), plogp.latencyNs(), plogp.sizes());
         List<CompareDocument.Range> ranges = new ArrayList<>();
@@ -153,7 +153,7 @@ class PlotsTest {
                     new Stats(900, 1000 * p, 1500, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
         }
         CollectivesDocument doc = new CollectivesDocument(CollectivesDocument.SCHEMA, "fabprobe test", "collectives",
-                "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"),
+                "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
                 new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3,
                 List.of(new CollectivesDocument.Operation("bcast", "bytes the root sends to each rank", "1"),
                         new CollectivesDocument.Operation("barrier", "none", "1")),

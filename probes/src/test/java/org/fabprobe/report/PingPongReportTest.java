@@ -25,7 +25,7 @@ class PingPongReportTest {
         settings.put("source_address", null);
         RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm",
                 Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, new Host("node\"7", "Linux", "amd64", "cpu", "2", "jvm"),
-                new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
+                Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
                 new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
                 new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5),
@@ -39,7 +39,7 @@ class PingPongReportTest {
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongReport.document(result())));
-        assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "clock",
+        assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/1", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
@@ -87,7 +87,8 @@ class PingPongReportTest {
         PingPongDocument doc = PingPongReport.document(new PingPongResult(new RunFacts(r.run().tool(), r.run().command(),
                 r.run().transport(), r.run().transportFacts(), new java.util.LinkedHashMap<>(Map.of("sizes", List.of(0, 8),
                 "warmup", 10, "repetitions", 100, "calls", "nonblocking", "jit_warmup_round_trips_max", 20000,
-                "timeout_ms", 5000, "cpus", "unpinned", "source_address", "127.0.0.1")), r.run().host(), r.run().clock(),
+                "timeout_ms", 5000, "cpus", "unpinned", "source_address", "127.0.0.1", "meeting", "local child")),
+                r.run().host(), r.run().mirrorHost(), r.run().clock(),
                 r.run().startedAt()), r.points(), r.fits(), r.wallSeconds()));
         String json = ResultJson.write(doc);
         assertEquals(Set.of(), Schemas.errors(json, "pingpong.schema.json"));

@@ -39,6 +39,25 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         return new MpiSelection(implementation, under, environment(name, implementation, under));
     }
 
+    /**
+     * The MPI a launcher bootstrap of raw transports initializes only to exchange endpoints:
+     * Open MPI on ob1 with its shared-memory and TCP BTLs, so that it opens nothing on the
+     * fabric the raw transport is about to measure; MPICH as it comes.
+     */
+    public static MpiSelection bootstrap(Mpi.Implementation impl) {
+        Map<String, String> env = environment("mpi:" + impl.id, impl, "");
+        if (impl == Mpi.Implementation.OPENMPI) {
+            env.put("OMPI_MCA_pml", "ob1");
+            env.put("OMPI_MCA_btl", "self,vader,tcp");
+        }
+        return new MpiSelection(impl, "", env);
+    }
+
+    /** "mpi:openmpi/ucx:tcp", or "mpi:openmpi" when the MPI chooses. */
+    public String describe() {
+        return "mpi:" + implementation.id + (underneath.isEmpty() ? "" : "/" + underneath);
+    }
+
     /** The raw transport this MPI runs over (for compare), or "" if the MPI chooses. */
     public String rawTransport() {
         if (underneath.startsWith("ob1:")) return underneath.equals("ob1:vader") ? "ofi:shm" : "ofi:tcp";

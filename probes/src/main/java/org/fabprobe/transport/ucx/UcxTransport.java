@@ -89,7 +89,8 @@ public final class UcxTransport implements Transport {
         MemorySegment config = out.get(ADDRESS, 0);
         try {
             modify(config, "TLS", tls);
-            if (tls.contains("tcp") && isLoopback(options.sourceNode())) modify(config, "NET_DEVICES", "lo");
+            String devices = NetDevices.forAddress(tls, options.sourceNode());
+            if (!devices.isEmpty()) modify(config, "NET_DEVICES", devices);
             MemorySegment params = arena.allocate(ucp_params.layout());
             ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());
             ucp_params.features(params, UCP_FEATURE_TAG());
@@ -172,10 +173,6 @@ public final class UcxTransport implements Transport {
         return String.join(",", resources.stream()
                 .filter(r -> names.contains(r.transport()) || names.contains("all"))
                 .map(r -> r.transport() + "/" + r.device()).toList());
-    }
-
-    static boolean isLoopback(String node) {
-        return node.startsWith("127.") || node.equals("::1") || node.equals("localhost");
     }
 
     private void modify(MemorySegment config, String key, String value) {
