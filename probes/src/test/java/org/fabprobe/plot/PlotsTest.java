@@ -156,8 +156,9 @@ class PlotsTest {
                 "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
                 new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3,
                 List.of(new CollectivesDocument.Operation("bcast", "bytes the root sends to each rank", "1"),
-                        new CollectivesDocument.Operation("barrier", "none", "1")),
+                        new CollectivesDocument.Operation("barrier", "none", null)),
                 List.of(new CollectivesDocument.Run(2, 9, 1000), new CollectivesDocument.Run(4, 9, 1000)), results, List.of());
+        assertEquals(java.util.Set.of(), org.fabprobe.result.Schemas.errors(ResultJson.write(doc), "collectives.schema.json"));
         Path png = dir.resolve("collectives.png"), svg = dir.resolve("collectives.svg");
         Plots.write(doc, png);
         Plots.write(doc, svg);
