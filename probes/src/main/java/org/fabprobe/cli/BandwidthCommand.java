@@ -48,7 +48,6 @@ final class BandwidthCommand implements Callable<Integer> {
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule());
 
-        org.fabprobe.Progress.start("bandwidth " + session.transport, sizeList.length, session.quiet);
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();

@@ -52,7 +52,6 @@ final class PingPongCommand implements Callable<Integer> {
         PingPong pingPong = new PingPong(sizeList, warmup, repetitions, calls(calls, session.transport));
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, pingPong.schedule());
 
-        org.fabprobe.Progress.start("pingpong " + session.transport, sizeList.length, session.quiet);
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();

@@ -115,7 +115,6 @@ public final class PingPong {
         double[] wallMs = new double[sizes.length];
         long[] ticks = new long[repetitions];
         for (int i = 0; i < sizes.length; i++) {
-            org.fabprobe.Progress.next(sizes[i] + " B"); // between sizes, never inside the timed loop
             long start = Clock.now();
             measureSize(t, await, sizes[i], warmup + repetitions, ticks);
             wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;

@@ -71,7 +71,6 @@ public final class Stream {
         });
         double[][] windowNs = new double[sizes.length][repetitions];
         for (int i = 0; i < sizes.length; i++) {
-            org.fabprobe.Progress.next(sizes[i] + " B"); // between sizes, never inside the timed loop
             for (int w = 0; w < warmup + repetitions; w++) {
                 long start = Clock.now();
                 sendWindow(t, await, sizes[i]);

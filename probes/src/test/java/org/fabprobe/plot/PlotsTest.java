@@ -147,7 +147,7 @@ class PlotsTest {
                         t * 0.03, 2, true, 5));
             }
             results.add(new CollectivesDocument.Result("bcast", p, points,
-                    List.of(new HockneyRange(8, 65536, 7, 1000 * p, 20, 1000.0 / p, 10, p * 1000 * 1000.0 / p / 1e3, null, 0.01)),
+                    List.of(new HockneyRange(8, 65536, 7, 1000 * p, 20, 1000.0 / p, 10, p * 1000 * 1000.0 / p / 1e3, 1000.0, 0.01)),
                     null, null));
             results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0, 100,
                     new Stats(900, 1000 * p, 1500, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
