@@ -36,7 +36,6 @@ final class LogGPCommand implements Callable<Integer> {
         long[] sizeList = SizeList.parse(sizes);
         if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
         Sampler sampler = method.sampler();
-        org.fabprobe.Progress.start("loggp " + session.transport, sizeList.length, session.quiet);
         String startedAt = Instant.now().toString();
         var run = MethodOptions.run(session, sizeList[sizeList.length - 1],
                 probe -> new LogGPMethod(probe, sampler).run(new LogGPMethod.Settings(sizeList, messages)));

@@ -39,7 +39,6 @@ final class PLogPCommand implements Callable<Integer> {
         long[] sizeList = SizeList.parse(sizes);
         long limit = Math.max(SizeList.size(adaptiveLimit), sizeList[sizeList.length - 1]);
         Sampler sampler = method.sampler();
-        org.fabprobe.Progress.start("plogp " + session.transport, sizeList.length, session.quiet);
         String startedAt = Instant.now().toString();
         var run = MethodOptions.run(session, limit,
                 probe -> new PLogPMethod(probe, sampler).run(new PLogPMethod.Settings(sizeList, limit, validate)));

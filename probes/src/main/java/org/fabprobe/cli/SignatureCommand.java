@@ -41,8 +41,6 @@ final class SignatureCommand implements Callable<Integer> {
         int[] burstList = java.util.Arrays.stream(m).mapToInt(v -> (int) v).toArray();
         long[] bulk = "none".equals(bulkSizes) ? new long[0] : SizeList.parse(bulkSizes);
         Sampler sampler = method.sampler();
-        // curves: Delta = 0, g/2, g, 2g, and one per bulk size
-        org.fabprobe.Progress.start("signature " + session.transport, 4 + bulk.length, session.quiet);
         String startedAt = Instant.now().toString();
         var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1],
                 probe -> new SignatureMethod(probe, sampler).run(new SignatureMethod.Settings(burstList, bulk)));

@@ -52,7 +52,6 @@ public final class LogGPMethod {
         List<SizePrtt> sizes = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (long s : settings.sizes()) {
-            org.fabprobe.Progress.next("PRTT(1|n, 0|d, " + s + " B)");
             Sampled prtt1 = sampler.sampleOne(reps -> probe.train(1, s, 0, s, reps));
             Sampled prttN = sampler.sampleOne(reps -> probe.train(n, s, 0, s, reps));
             Estimate gapAll = prttN.median().minus(prtt1.median()).times(1.0 / (n - 1));

@@ -161,7 +161,6 @@ public final class PLogPMethod {
     }
 
     private SizeParams measureSize(long m, Saturation gap0, Sampled rtt0, String origin) {
-        org.fabprobe.Progress.next("o_s, o_r, g(m) at " + m + " B (" + origin + ")");
         return withGap(measureRoundTrips(m, origin), rtt0, gap0);
     }
 

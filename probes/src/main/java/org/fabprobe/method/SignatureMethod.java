@@ -92,7 +92,6 @@ public final class SignatureMethod {
     }
 
     private Curve curve(long size, double delayNs, int[] bursts) {
-        org.fabprobe.Progress.next(String.format(java.util.Locale.ROOT, "curve %d B, Delta %.0f ns", size, delayNs));
         Sampled[] cost = new Sampled[bursts.length];
         for (int i = 0; i < bursts.length; i++) {
             int m = bursts[i];

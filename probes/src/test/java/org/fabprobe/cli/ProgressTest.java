@@ -18,7 +18,7 @@ class ProgressTest {
 
     @Test
     void notATerminalNoLine() {
-        CliRun run = CliRun.of("pingpong", "-t", SIM, "-s", "1K..8K", "-n", "100", "--warmup", "5");
+        CliRun run = CliRun.of("collectives", "-t", "mpi:openmpi/ob1:vader", "--procs", "2,3", "--ops", "barrier", "-s", "8");
         assertEquals(0, run.exitCode(), run::toString);
         assertFalse(run.err().contains("elapsed") || run.out().contains("elapsed"), run::toString);
     }
@@ -26,19 +26,19 @@ class ProgressTest {
     @Test
     void onATerminalOneLiveLineAndQuietTurnsItOff(@TempDir Path dir) throws Exception {
         String loud = onTerminal(dir, "loud", false);
-        assertTrue(loud.matches("(?s).*\rplogp sim:\\S+: o_s, o_r, g\\(m\\) at \\d+ B \\(initial\\)  \\d+/\\d+  \\d+ s elapsed.*"), loud);
+        assertTrue(loud.matches("(?s).*\rcollectives mpi:openmpi/ob1:vader: p = 3 \\(one launch of 3 ranks\\)  2/2  \\d+ s elapsed.*"), loud);
         assertTrue(loud.contains("\r\033[K"), "the line is cleared before the table:\n" + loud);
-        assertTrue(loud.contains("LogGP from parameterized LogP"), loud);
+        assertTrue(loud.contains("wall time"), loud);
         String quiet = onTerminal(dir, "quiet", true);
         assertFalse(quiet.contains("elapsed"), quiet);
-        assertTrue(quiet.contains("LogGP from parameterized LogP"), quiet);
+        assertTrue(quiet.contains("wall time"), quiet);
     }
 
     private static String onTerminal(Path dir, String name, boolean quiet) throws Exception {
         Path log = dir.resolve(name + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String command = "'" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + System.getProperty("java.class.path")
-                + "' org.fabprobe.cli.Main plogp -t '" + SIM + "' -s 0..4K --adaptive-limit 0 --max-reps 60 --timeout 30s"
+                + "' org.fabprobe.cli.Main collectives -t mpi:openmpi/ob1:vader --procs 2,3 --ops barrier,bcast -s 8..64"
                 + (quiet ? " --quiet" : "");
         Process p = new ProcessBuilder(List.of("script", "-qefc", command, log.toString()))
                 .redirectErrorStream(true).redirectOutput(dir.resolve(name + ".out").toFile()).start();
