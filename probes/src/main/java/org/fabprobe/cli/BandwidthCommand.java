@@ -69,7 +69,7 @@ final class BandwidthCommand implements Callable<Integer> {
         settings.put("warmup", warmup);
         settings.put("repetitions", repetitions);
         RunFacts run = session.runFacts("bandwidth", transportFacts, settings, startedAt);
-        session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.json(run, points, wallSeconds),
+        session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.document(run, points, wallSeconds),
                 StreamReport.csv(points));
         return 0;
     }

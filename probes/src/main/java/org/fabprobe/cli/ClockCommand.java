@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.clock.ClockFacts;
-import org.fabprobe.report.Json;
+import org.fabprobe.result.ResultJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,7 +19,7 @@ final class ClockCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ClockFacts f = Clock.facts();
-        System.out.print(json ? Json.write(Json.clock(f)) : table(f));
+        System.out.print(json ? ResultJson.write(f) : table(f));
         return 0;
     }
 

@@ -18,6 +18,10 @@ import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.report.RunFacts;
+import org.fabprobe.plot.Plots;
+import org.fabprobe.result.CollectivesDocument;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -70,6 +74,12 @@ final class CollectivesCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per operation, p and size as CSV (- for stdout).")
     Path csv;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    Path plot;
+
     @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its result here for the launching command.")
     Path part;
 
@@ -112,8 +122,10 @@ final class CollectivesCommand implements Callable<Integer> {
         } else {
             int cpus = Runtime.getRuntime().availableProcessors();
             Path dir = Files.createTempDirectory("fabprobe-collectives");
+            org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
             try {
                 for (int p : procsList) {
+                    org.fabprobe.Progress.next("p = " + p + " (one launch of " + p + " ranks)");
                     Path file = dir.resolve("p" + p + ".json");
                     int code = MpiLauncher.relaunch(childArgs(operations, file), selection, p, System.out, System.err);
                     if (code != ExitCode.OK) return code; // the ranks printed why
@@ -124,6 +136,7 @@ final class CollectivesCommand implements Callable<Integer> {
                     if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
                 }
             } finally {
+                org.fabprobe.Progress.end();
                 try (var files = Files.list(dir)) {
                     for (Path f : files.toList()) Files.deleteIfExists(f);
                 }
@@ -146,12 +159,14 @@ final class CollectivesCommand implements Callable<Integer> {
         facts.put("max_reps", method.maxReps);
         facts.put("time_cap", method.timeCap);
         RunFacts run = new RunFacts("fabprobe " + Main.version(), "collectives", transport,
-                results.getFirst().transportFacts(), facts, HostFacts.collect(), java.util.Map.of(), Clock.facts(), startedAt);
+                results.getFirst().transportFacts(), facts, Host.of(HostFacts.collect()), java.util.Map.of(), Clock.facts(), startedAt);
         var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
 
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
-        Output.write(json, CollectivesReport.json(context));
+        CollectivesDocument document = CollectivesReport.document(context);
+        Output.write(json, ResultJson.write(document));
+        if (plot != null) Plots.write(document, plot);
         Output.write(csv, CollectivesReport.csv(context));
         return ExitCode.OK;
     }

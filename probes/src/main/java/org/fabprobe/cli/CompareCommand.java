@@ -6,15 +6,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.report.Json;
-import org.fabprobe.report.JsonReader;
+import org.fabprobe.plot.Plots;
+import org.fabprobe.result.CompareDocument;
+import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.ParameterRange;
+import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.Value;
 import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -53,6 +55,12 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write both runs and the differences as JSON (- for stdout).")
     java.nio.file.Path json;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    java.nio.file.Path plot;
+
     @Override
     public Integer call() throws IOException {
         if (!method.equals("plogp") && !method.equals("loggp")) {
@@ -71,136 +79,106 @@ final class CompareCommand implements Callable<Integer> {
                 return 0; // a mirror or idle rank: rank 0 reports
             }
         }
-        Map<String, Object> rawDoc = measure(raw);
-        Map<String, Object> mpiDoc = measure(mpiTransport);
-        List<Map<String, Object>> rows = differences(sets(rawDoc), sets(mpiDoc));
+        MethodDocument rawDoc = measure(raw);
+        MethodDocument mpiDoc = measure(mpiTransport);
+        List<CompareDocument.Range> rows = differences(rawDoc.parameters(), mpiDoc.parameters());
         List<String> flags = flags(rows);
+        CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
+                selection.environment(), rows, flags, rawDoc, mpiDoc);
+        if (plot != null) Plots.write(doc, plot);
         if (json != null) {
-            Map<String, Object> doc = Json.object("schema", "fabprobe.compare/1", "method", method, "started_at", startedAt,
-                    "raw_transport", raw, "mpi_transport", mpiTransport, "mpi_environment", selection.environment(),
-                    "ranges", rows, "flags", flags, "raw", rawDoc, "mpi", mpiDoc);
-            Output.write(json, Json.write(doc) + "\n");
+            Output.write(json, ResultJson.write(doc));
             if (json.toString().equals("-")) return 0;
         }
-        System.out.print(table(rawDoc, mpiDoc, mpiTransport, rows, flags));
+        System.out.print(table(doc));
         return 0;
     }
 
-    /** Runs the method as its own command would and returns its JSON document. */
-    private Map<String, Object> measure(String transport) {
+    /** Runs the method as its own command would and reads its JSON document. */
+    private MethodDocument measure(String transport) {
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int code;
         try (PrintStream into = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(into);
-            code = Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
+            code = quiet ? Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-", "--quiet")
+                    : Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
         } finally {
             System.setOut(stdout);
         }
         if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
-        if (MpiWorld.currentRank() > 0) return Map.of();
+        if (MpiWorld.currentRank() > 0) return null; // not rank 0: nothing to read
         String text = captured.toString(StandardCharsets.UTF_8);
         int start = text.indexOf('{'); // a launcher may print a line of its own first
         try {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(text.substring(Math.max(start, 0)).strip());
-            return doc;
+            return ResultJson.read(text.substring(Math.max(start, 0)), MethodDocument.class);
         } catch (RuntimeException e) {
             throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "compare: unreadable result from " + transport + ": " + e.getMessage());
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> sets(Map<String, Object> doc) {
-        return (List<Map<String, Object>>) doc.get("parameters");
-    }
-
     /** Each MPI range against the raw range that holds its first size. */
-    static List<Map<String, Object>> differences(List<Map<String, Object>> raw, List<Map<String, Object>> mpi) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Map<String, Object> m : mpi) {
-            double from = number(m.get("from_bytes"));
-            Map<String, Object> r = raw.stream().filter(x -> number(x.get("from_bytes")) <= from
-                    && from <= number(x.get("to_bytes"))).findFirst().orElse(raw.isEmpty() ? null : raw.getFirst());
+    static List<CompareDocument.Range> differences(List<ParameterRange> raw, List<ParameterRange> mpi) {
+        List<CompareDocument.Range> rows = new ArrayList<>();
+        for (ParameterRange m : mpi) {
+            ParameterRange r = raw.stream().filter(x -> x.fromBytes() <= m.fromBytes() && m.fromBytes() <= x.toBytes())
+                    .findFirst().orElse(raw.isEmpty() ? null : raw.getFirst());
             if (r == null) continue;
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("from_bytes", m.get("from_bytes"));
-            row.put("to_bytes", m.get("to_bytes"));
-            row.put("raw_range", List.of(r.get("from_bytes"), r.get("to_bytes")));
-            for (String p : PARAMETERS) {
-                double[] a = estimate(r.get(p)), b = estimate(m.get(p));
-                Map<String, Object> cell = new LinkedHashMap<>();
-                cell.put("raw", Json.object("value", a[0], "ci95", a[1]));
-                cell.put("mpi", Json.object("value", b[0], "ci95", b[1]));
-                cell.put("difference", Json.object("value", b[0] - a[0], "ci95", Math.hypot(a[1], b[1])));
-                row.put(p, cell);
-            }
-            rows.add(row);
+            rows.add(new CompareDocument.Range(m.fromBytes(), m.toBytes(), new long[] {r.fromBytes(), r.toBytes()},
+                    CompareDocument.Cell.of(r.latencyNs(), m.latencyNs()),
+                    CompareDocument.Cell.of(r.sendOverheadNs(), m.sendOverheadNs()),
+                    CompareDocument.Cell.of(r.recvOverheadNs(), m.recvOverheadNs()),
+                    CompareDocument.Cell.of(r.gapNs(), m.gapNs()),
+                    CompareDocument.Cell.of(r.gapPerByteNs(), m.gapPerByteNs())));
         }
         return rows;
     }
 
     /** MPI adds work to raw: a clearly smaller MPI overhead means one of the two runs is off. */
-    static List<String> flags(List<Map<String, Object>> rows) {
+    static List<String> flags(List<CompareDocument.Range> rows) {
         List<String> flags = new ArrayList<>();
-        for (Map<String, Object> row : rows) {
-            for (String p : new String[] {"o_s_ns", "o_r_ns"}) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> d = (Map<String, Object>) ((Map<String, Object>) row.get(p)).get("difference");
-                double v = number(d.get("value")), ci = number(d.get("ci95"));
-                if (v + (Double.isNaN(ci) ? 0 : ci) < 0) {
-                    flags.add(String.format(Locale.ROOT, "%s: MPI below raw by %.0f ns (beyond uncertainty) in %s..%s B",
-                            p.replace("_ns", ""), -v, fmt(row.get("from_bytes")), fmt(row.get("to_bytes"))));
+        for (CompareDocument.Range row : rows) {
+            String[] names = {"o_s", "o_r"};
+            CompareDocument.Cell[] cells = {row.sendOverheadNs(), row.recvOverheadNs()};
+            for (int i = 0; i < names.length; i++) {
+                Value d = cells[i].difference();
+                if (d.value() + (Double.isNaN(d.ci95()) ? 0 : d.ci95()) < 0) {
+                    flags.add(String.format(Locale.ROOT, "%s: MPI below raw by %.0f ns (beyond uncertainty) in %d..%d B",
+                            names[i], -d.value(), row.fromBytes(), row.toBytes()));
                 }
             }
         }
         return flags;
     }
 
-    @SuppressWarnings("unchecked")
-    private String table(Map<String, Object> rawDoc, Map<String, Object> mpiDoc, String mpiTransport,
-                         List<Map<String, Object>> rows, List<String> flags) {
+    private String table(CompareDocument doc) {
         StringBuilder b = new StringBuilder();
-        Map<String, Object> mpiFacts = (Map<String, Object>) mpiDoc.get("transport_facts");
-        b.append(String.format(Locale.ROOT, "fabprobe compare  %s  raw %s  vs  %s (%s)%n", method, raw, mpiTransport,
-                mpiFacts == null ? "?" : mpiFacts.get("library")));
-        for (Map<String, Object> row : rows) {
-            List<Object> rawRange = (List<Object>) row.get("raw_range");
-            b.append(String.format(Locale.ROOT, "%nMPI range %s..%s B (raw range %s..%s B)%n", fmt(row.get("from_bytes")),
-                    fmt(row.get("to_bytes")), fmt(rawRange.get(0)), fmt(rawRange.get(1))));
+        b.append(String.format(Locale.ROOT, "fabprobe compare  %s  raw %s  vs  %s (%s)%n", method, raw, doc.mpiTransport(),
+                doc.mpi().transportFacts().getOrDefault("library", "?")));
+        for (CompareDocument.Range row : doc.ranges()) {
+            b.append(String.format(Locale.ROOT, "%nMPI range %d..%d B (raw range %d..%d B)%n", row.fromBytes(),
+                    row.toBytes(), row.rawRange()[0], row.rawRange()[1]));
             b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s%n", "", "raw", "MPI", "MPI - raw"));
-            for (String p : PARAMETERS) {
-                Map<String, Object> cell = (Map<String, Object>) row.get(p);
-                boolean perByte = p.equals("G_ns_per_byte");
+            List<CompareDocument.Cell> cells = row.cells();
+            for (int i = 0; i < cells.size(); i++) {
+                CompareDocument.Cell cell = cells.get(i);
+                boolean perByte = PARAMETERS[i].equals("G_ns_per_byte");
                 double scale = perByte ? 1 : 1e-3;
-                b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s%n", perByte ? "G ns/B" : p.replace("_ns", "") + " µs",
-                        pm((Map<String, Object>) cell.get("raw"), scale, perByte), pm((Map<String, Object>) cell.get("mpi"), scale, perByte),
-                        pm((Map<String, Object>) cell.get("difference"), scale, perByte)));
+                b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s%n",
+                        perByte ? "G ns/B" : PARAMETERS[i].replace("_ns", "") + " µs",
+                        pm(cell.raw(), scale, perByte), pm(cell.mpi(), scale, perByte), pm(cell.difference(), scale, perByte)));
             }
         }
         b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead.%n"));
-        for (String f : flags) b.append("FLAG ").append(f).append('\n');
+        for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();
     }
 
-    private static String pm(Map<String, Object> e, double scale, boolean perByte) {
-        double v = number(e.get("value")), ci = number(e.get("ci95"));
+    private static String pm(Value e, double scale, boolean perByte) {
+        double v = e.value(), ci = e.ci95();
         if (Double.isNaN(v)) return "–";
         String f = perByte ? "%.4f" : "%.3f";
         return Double.isNaN(ci) ? String.format(Locale.ROOT, f, v * scale)
                 : String.format(Locale.ROOT, f + " ± " + f, v * scale, ci * scale);
-    }
-
-    private static double[] estimate(Object o) {
-        if (!(o instanceof Map<?, ?> m)) return new double[] {Double.NaN, Double.NaN};
-        return new double[] {number(m.get("value")), number(m.get("ci95"))};
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
-    }
-
-    private static String fmt(Object bytes) {
-        return String.format(Locale.ROOT, "%.0f", number(bytes));
     }
 }

@@ -56,6 +56,8 @@ public final class Main {
         depth++;
         try {
             return cli.execute(args);
+        } catch (LinkageError e) { // a binding class whose library failed to load: picocli passes Errors through
+            return report(e);
         } finally {
             if (--depth == 0) leaveMpi();
         }
@@ -76,6 +78,13 @@ public final class Main {
     /** One line on stderr and a distinct exit code, never a stack trace. */
     static int report(Throwable e) {
         if (e instanceof Session.NotMeasure) return ExitCode.OK; // a launcher's mirror or idle rank: nothing to say
+        org.fabprobe.Progress.end(); // the error line starts on a clean line
+        Throwable missing = missingLibrary(e);
+        if (missing != null) { // before the IllegalArgumentException test: libraryLookup throws one
+            System.err.println("fabprobe: native library missing: " + missing.getMessage() + installHint(missing.getMessage()));
+            if (Boolean.getBoolean("fabprobe.debug")) e.printStackTrace();
+            return ExitCode.MISSING_DEPENDENCY;
+        }
         Throwable cause = e;
         while ((cause instanceof RuntimeException || cause instanceof ExceptionInInitializerError)
                 && !(cause instanceof FabprobeException) && cause.getCause() != null) {
@@ -90,10 +99,6 @@ public final class Main {
         } else if (cause instanceof IllegalArgumentException) {
             code = ExitCode.USAGE;
             message = cause.getMessage();
-        } else if (cause instanceof UnsatisfiedLinkError || isMissingLibrary(cause)) {
-            code = ExitCode.MISSING_DEPENDENCY;
-            message = "native library missing: " + cause.getMessage()
-                    + " (install libfabric1 / libucx0, see README)";
         } else {
             code = ExitCode.TRANSPORT_ERROR;
             message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
@@ -103,8 +108,30 @@ public final class Main {
         return code;
     }
 
-    private static boolean isMissingLibrary(Throwable t) {
-        return t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("Cannot open library");
+    /**
+     * The failure to load a native library anywhere in the cause chain: SymbolLookup.libraryLookup's
+     * IllegalArgumentException("Cannot open library: ..."), usually inside the binding class's
+     * ExceptionInInitializerError (or, on a later use of that class, a NoClassDefFoundError), or an
+     * UnsatisfiedLinkError.
+     */
+    static Throwable missingLibrary(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof UnsatisfiedLinkError) return t;
+            if (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).startsWith("Cannot open library")) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The Debian package that holds the library named in {@code message}. */
+    private static String installHint(String message) {
+        String m = String.valueOf(message);
+        if (m.contains("libfabric")) return " (install libfabric1, see README)";
+        if (m.contains("libuc")) return " (install libucx0, see README)";
+        if (m.contains("libmpich")) return " (install libmpich12, see README)";
+        if (m.contains("libmpi")) return " (install libopenmpi3, see README)";
+        return " (see README for the Debian packages)";
     }
 
     static final class Version implements CommandLine.IVersionProvider {

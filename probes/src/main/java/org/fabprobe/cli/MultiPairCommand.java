@@ -155,7 +155,7 @@ final class MultiPairCommand implements Callable<Integer> {
                 + " linear at each, then Levenberg-Marquardt (Hipparchus) on C, B_r, T_1; errors from its covariance");
         facts.put("launch", "ranks " + world.size());
         RunFacts run = new RunFacts("fabprobe " + Main.version(), "multipair", transport, world.facts(), facts,
-                HostFacts.collect(), Map.of(), Clock.facts(), startedAt);
+                org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
         var context = new MultiPairReport.Context(run, result, fromBytes, fit, wallSeconds, notes);
 
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));

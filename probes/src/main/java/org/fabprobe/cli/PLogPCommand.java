@@ -50,7 +50,7 @@ final class PLogPCommand implements Callable<Integer> {
         method.describe(settings, sampler);
         var context = new MethodReport.Context(session.runFacts("plogp", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
-        session.emit(MethodReport.table(context, run.result()), MethodReport.json(context, run.result()),
+        session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;
     }

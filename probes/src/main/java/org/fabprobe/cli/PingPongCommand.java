@@ -78,7 +78,7 @@ final class PingPongCommand implements Callable<Integer> {
         RunFacts run = session.runFacts("pingpong", transportFacts, settings, startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds);
 
-        session.emit(PingPongReport.table(result), PingPongReport.json(result), PingPongReport.csv(result));
+        session.emit(PingPongReport.table(result), PingPongReport.document(result), PingPongReport.csv(result));
         return 0;
     }
 

@@ -1,34 +1,231 @@
 package org.fabprobe.cli;
 
-import java.util.concurrent.Callable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.ucx.Ucp;
 import org.fabprobe.bindings.ucx.UcpResources;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.ProvidersDocument;
+import org.fabprobe.result.ProvidersDocument.Offer;
+import org.fabprobe.result.ProvidersDocument.Transport;
+import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.ofi.OfiProviders;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** `fabprobe providers`: what fi_getinfo finds on this machine. */
-@Command(name = "providers", mixinStandardHelpOptions = true,
-        description = "Lists the libfabric providers (fi_getinfo) and UCX transports and devices.")
+/**
+ * `fabprobe providers`: what can be measured here, one row per usable transport and interface
+ * in the -t name to type; --all adds every fi_info entry and UCX resource, --json all of it.
+ */
+@Command(name = "providers", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"What can I measure here? One row per usable transport and interface, named as -t takes it:",
+                "ofi: (libfabric's tagged RDM providers), ucx: (UCX transports), mpi: (the installed MPIs' selections)."})
 final class ProvidersCommand implements Callable<Integer> {
+    static final String SIZE_MAX = "18446744073709551615";
+
+    @Option(names = "--all", description = "Also list every fi_info entry (repeats counted) and every UCX transport and device.")
+    boolean all;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write everything as JSON (schema fabprobe.providers/1; - for stdout).")
+    Path json;
+
     @Override
-    public Integer call() {
-        System.out.println("libfabric " + OfiProviders.libraryVersion());
-        String format = "%-16s %-14s %-16s %-5s %-7s %-40s %8s %20s%n";
-        System.out.printf(format, "provider", "fabric", "domain", "ep", "tagged", "mr_mode", "inject", "max_msg_size");
-        for (OfiProviders.Offer o : OfiProviders.offers()) {
-            System.out.printf(format, o.provider(), o.fabric(), o.domain(), o.endpointType(), o.tagged() ? "yes" : "no",
-                    o.mrMode(), o.injectSize(), Long.toUnsignedString(o.maxMessageSize()));
+    public Integer call() throws Exception {
+        List<OfiProviders.Offer> ofi = OfiProviders.offers();
+        List<UcpResources.Resource> ucx = UcpResources.list();
+        List<ProvidersDocument.Mpi> mpis = installedMpis();
+        List<Transport> rows = new ArrayList<>();
+        rows.addAll(ofiRows(ofi));
+        rows.addAll(ucxRows(ucx));
+        rows.addAll(mpiRows(mpis, ofi, ucx));
+        ProvidersDocument doc = new ProvidersDocument(ProvidersDocument.SCHEMA, "fabprobe " + Main.version(), Host.of(org.fabprobe.launch.HostFacts.collect()),
+                new ProvidersDocument.Libfabric(OfiProviders.libraryVersion(), ofi.stream().map(ProvidersCommand::offer).toList()),
+                new ProvidersDocument.Ucx(Ucp.version(),
+                        ucx.stream().map(r -> new ProvidersDocument.Resource(r.transport(), r.device())).toList()),
+                mpis, rows);
+        if (json != null) {
+            Output.write(json, ResultJson.write(doc));
+            if (json.toString().equals("-")) return 0;
         }
-        System.out.println("usable as ofi:NAME (tagged rdm): " + String.join(", ", OfiProviders.rdmProviderNames()));
-        System.out.println();
-        System.out.println("UCX " + Ucp.version());
-        System.out.printf("%-16s %s%n", "transport", "device");
-        List<UcpResources.Resource> resources = UcpResources.list();
-        for (UcpResources.Resource r : resources) System.out.printf("%-16s %s%n", r.transport(), r.device());
-        System.out.println("usable as ucx:TLS (any UCX_TLS list of these, e.g. ucx:posix,cma): "
-                + String.join(", ", new TreeSet<>(resources.stream().map(UcpResources.Resource::transport).toList())));
+        System.out.print(table(doc, all));
         return 0;
+    }
+
+    /** ofi: one row per tagged RDM provider and domain (interface), as fi_getinfo orders them. */
+    static List<Transport> ofiRows(List<OfiProviders.Offer> offers) {
+        Map<String, List<OfiProviders.Offer>> groups = new LinkedHashMap<>();
+        for (OfiProviders.Offer o : offers) {
+            if (!o.tagged() || !o.endpointType().equals("rdm")) continue;
+            groups.computeIfAbsent(o.provider() + "\u0000" + o.domain(), k -> new ArrayList<>()).add(o);
+        }
+        List<Transport> rows = new ArrayList<>();
+        List<List<OfiProviders.Offer>> ordered = new ArrayList<>(groups.values());
+        // each provider's loopback first: local mode binds to 127.0.0.1 (--src-addr)
+        List<String> providers = ordered.stream().map(g -> g.getFirst().provider()).distinct().toList();
+        ordered.sort(java.util.Comparator.comparingInt((List<OfiProviders.Offer> g) -> providers.indexOf(g.getFirst().provider()))
+                .thenComparing(g -> !g.getFirst().domain().equals("lo")));
+        for (List<OfiProviders.Offer> group : ordered) {
+            OfiProviders.Offer first = group.getFirst(); // the entry fi_getinfo prefers: what ofi:NAME opens
+            List<String> addresses = new ArrayList<>(new java.util.LinkedHashSet<>(
+                    group.stream().map(OfiProviders.Offer::fabric).filter(f -> !f.equals(first.domain())).toList()));
+            rows.add(new Transport(ofiName(first.provider(), offers), first.domain(), addresses,
+                    maxMessage(Long.toUnsignedString(first.maxMessageSize())), first.injectSize(),
+                    first.provider().contains(";") ? first.provider() : ""));
+        }
+        return rows;
+    }
+
+    /**
+     * The -t name of a provider: a utility-layered one ("tcp;ofi_rxm") is what asking for its core
+     * provider alone ("tcp") gives, unless the core provider has tagged RDM endpoints of its own.
+     */
+    static String ofiName(String provider, List<OfiProviders.Offer> offers) {
+        int semicolon = provider.indexOf(';');
+        if (semicolon < 0) return "ofi:" + provider;
+        String core = provider.substring(0, semicolon);
+        boolean coreIsRdm = offers.stream().anyMatch(o -> o.provider().equals(core) && o.tagged() && o.endpointType().equals("rdm"));
+        return "ofi:" + (coreIsRdm ? provider : core);
+    }
+
+    /** ucx: one row per transport and device; "self" only reaches the same process, so it is left out. */
+    static List<Transport> ucxRows(List<UcpResources.Resource> resources) {
+        List<Transport> rows = new ArrayList<>();
+        for (UcpResources.Resource r : resources) {
+            if (r.transport().equals("self")) continue;
+            rows.add(new Transport("ucx:" + r.transport(), r.device(), List.of(), "", null, ""));
+        }
+        return rows;
+    }
+
+    /** mpi: what each installed MPI can run over here, in the raw transports' names (see MpiSelection). */
+    static List<Transport> mpiRows(List<ProvidersDocument.Mpi> mpis, List<OfiProviders.Offer> ofi,
+                                   List<UcpResources.Resource> ucx) {
+        TreeSet<String> ucxTls = new TreeSet<>();
+        for (UcpResources.Resource r : ucx) if (!r.transport().equals("self")) ucxTls.add(r.transport());
+        List<String> ofiNames = new ArrayList<>();
+        for (Transport t : ofiRows(ofi)) if (!ofiNames.contains(t.transport())) ofiNames.add(t.transport());
+        List<Transport> rows = new ArrayList<>();
+        for (ProvidersDocument.Mpi m : mpis) {
+            String prefix = "mpi:" + m.implementation() + "/";
+            if (m.implementation().equals("openmpi")) {
+                rows.add(new Transport(prefix + "ob1:vader", "shared memory", List.of(), "", null, "pml ob1, btl self,vader"));
+                rows.add(new Transport(prefix + "ob1:tcp", "lo", List.of(), "", null, "pml ob1, btl self,tcp"));
+                for (String tl : ucxTls) rows.add(new Transport(prefix + "ucx:" + tl, "as ucx:" + tl, List.of(), "", null, "pml ucx"));
+                for (String name : ofiNames) {
+                    if (name.equals("ofi:shm")) continue; // mtl ofi needs FI_REMOTE_COMM, which shm lacks
+                    rows.add(new Transport(prefix + name, "as " + name, List.of(), "", null, "pml cm, mtl ofi"));
+                }
+            } else {
+                for (String tl : ucxTls) rows.add(new Transport(prefix + "ucx:" + tl, "as ucx:" + tl, List.of(), "", null, "ch4:ucx"));
+            }
+        }
+        return rows;
+    }
+
+    /** The MPIs whose library and launcher are both installed. */
+    static List<ProvidersDocument.Mpi> installedMpis() {
+        List<ProvidersDocument.Mpi> found = new ArrayList<>();
+        String[][] launchers = {{"mpirun.openmpi", "orterun"}, {"mpiexec.mpich", "mpirun.mpich"}};
+        Mpi.Implementation[] impls = {Mpi.Implementation.OPENMPI, Mpi.Implementation.MPICH};
+        for (int i = 0; i < impls.length; i++) {
+            String library = findLibrary(impls[i].library);
+            String launcher = findOnPath(launchers[i]);
+            if (library != null && launcher != null) found.add(new ProvidersDocument.Mpi(impls[i].id, library, launcher));
+        }
+        return found;
+    }
+
+    private static String findOnPath(String... names) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            for (String name : names) {
+                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
+                if (Files.isExecutable(p)) return p.toString();
+            }
+        }
+        return null;
+    }
+
+    /** Looks for a shared library where the dynamic loader would (without loading it: MPIs are loaded once, globally). */
+    private static String findLibrary(String name) {
+        List<String> dirs = new ArrayList<>();
+        String ld = System.getenv("LD_LIBRARY_PATH");
+        if (ld != null) dirs.addAll(List.of(ld.split(":")));
+        String triplet = System.getProperty("os.arch").equals("amd64") ? "x86_64-linux-gnu"
+                : System.getProperty("os.arch") + "-linux-gnu";
+        dirs.addAll(List.of("/usr/lib/" + triplet, "/lib/" + triplet, "/usr/lib64", "/usr/lib", "/usr/local/lib"));
+        for (String dir : dirs) {
+            if (dir.isEmpty()) continue;
+            Path p = Path.of(dir, name);
+            if (Files.exists(p)) return p.toString();
+        }
+        return null;
+    }
+
+    /** SIZE_MAX means no limit; values just below it (SIZE_MAX - 4 KiB for sockets) say how far below. */
+    static String maxMessage(String unsigned) {
+        if (unsigned.isEmpty()) return "";
+        if (unsigned.equals(SIZE_MAX)) return "unlimited";
+        java.math.BigInteger value = new java.math.BigInteger(unsigned);
+        java.math.BigInteger below = new java.math.BigInteger(SIZE_MAX).subtract(value);
+        if (below.bitLength() < 40) return "SIZE_MAX - " + human(below.longValue());
+        return human(value.longValue());
+    }
+
+    private static String human(long bytes) {
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + " GiB";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + " MiB";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + " KiB";
+        return bytes + " B";
+    }
+
+    private static Offer offer(OfiProviders.Offer o) {
+        return new Offer(o.provider(), o.fabric(), o.domain(), o.endpointType(), o.tagged(), o.mrMode(), o.injectSize(),
+                Long.toUnsignedString(o.maxMessageSize()));
+    }
+
+    static String table(ProvidersDocument doc, boolean all) {
+        StringBuilder b = new StringBuilder();
+        List<String> libraries = new ArrayList<>(List.of("libfabric " + doc.libfabric().version(), "UCX " + doc.ucx().version()));
+        for (ProvidersDocument.Mpi m : doc.mpi()) {
+            libraries.add((m.implementation().equals("openmpi") ? "Open MPI" : "MPICH") + " (" + Path.of(m.launcher()).getFileName() + ")");
+        }
+        b.append("usable here: ").append(String.join(", ", libraries)).append('\n');
+        String format = "%-28s %-14s %-17s %6s  %s%n";
+        b.append(String.format(Locale.ROOT, format, "-t", "interface", "max message", "inject", "notes"));
+        for (Transport t : doc.transports()) {
+            String notes = t.note();
+            if (!t.addresses().isEmpty()) notes = (notes.isEmpty() ? "" : notes + " on ") + String.join(", ", t.addresses());
+            b.append(String.format(Locale.ROOT, format, t.transport(), t.interfaceName(), t.maxMessage(),
+                    t.injectSize() == null ? "" : t.injectSize(), notes));
+        }
+        b.append("also: any UCX_TLS list (ucx:posix,cma, ucx:sm), mpi:openmpi or mpi:mpich (the MPI chooses),\n"
+                + "sim:L=..,os=..,or=..,g=..,G=.. (emulated). Details: --all, --json.\n");
+        if (!all) return b.toString();
+
+        b.append("\nlibfabric ").append(doc.libfabric().version()).append(": every fi_info entry (repeats counted)\n");
+        String ofiFormat = "%-16s %-14s %-8s %-5s %-6s %-18s %6s %-18s %s%n";
+        b.append(String.format(Locale.ROOT, ofiFormat, "provider", "fabric", "domain", "ep", "tagged", "mr_mode", "inject",
+                "max_msg_size", "count"));
+        Map<Offer, Integer> counts = new LinkedHashMap<>();
+        for (Offer o : doc.libfabric().offers()) counts.merge(o, 1, Integer::sum);
+        counts.forEach((o, n) -> b.append(String.format(Locale.ROOT, ofiFormat, o.provider(), o.fabric(), o.domain(),
+                o.endpointType(), o.tagged() ? "yes" : "no", o.mrMode(), o.injectSize(), maxMessage(o.maxMsgSize()),
+                n > 1 ? "x" + n : "")));
+        b.append("\nUCX ").append(doc.ucx().version()).append(": transports and devices\n");
+        for (ProvidersDocument.Resource r : doc.ucx().resources()) {
+            b.append(String.format(Locale.ROOT, "  %-10s %s%n", r.transport(), r.device()));
+        }
+        for (ProvidersDocument.Mpi m : doc.mpi()) {
+            b.append(String.format(Locale.ROOT, "%n%s: %s, launcher %s%n", m.implementation(), m.library(), m.launcher()));
+        }
+        return b.toString();
     }
 }

@@ -6,12 +6,15 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.plot.Plots;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.PeerOptions;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
 import org.fabprobe.report.RunFacts;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.ResultJson;
 import picocli.CommandLine.Option;
 
 /** Options every measuring subcommand shares: what to measure over, where the mirror is, where results go. */
@@ -53,6 +56,12 @@ final class SessionOptions {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
     Path csv;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
+    Path plot;
+
     /** What the last session reported besides its result. */
     private Session.Facts facts;
 
@@ -80,7 +89,7 @@ final class SessionOptions {
         settings.put("meeting", facts == null ? "?" : facts.meeting());
         Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
         return new RunFacts("fabprobe " + Main.version(), command, transport, transportFactsNow, settings,
-                HostFacts.collect(), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
+                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
     }
 
     /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */
@@ -91,11 +100,13 @@ final class SessionOptions {
         if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
     }
 
-    /** Prints the table unless JSON or CSV takes standard output, then writes the files. */
-    void emit(String table, String jsonText, String csvText) throws IOException {
+    /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */
+    void emit(String table, Object document, String csvText) throws IOException {
+        org.fabprobe.Progress.end();
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
-        Output.write(json, jsonText);
+        Output.write(json, ResultJson.write(document));
         Output.write(csv, csvText);
+        if (plot != null) Plots.write(document, plot);
     }
 }

@@ -144,6 +144,11 @@ public final class MirrorServer {
         } catch (RuntimeException e) {
             log(who + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return new Outcome(authenticated, ExitCode.TRANSPORT_ERROR);
+        } catch (LinkageError e) { // a native library that does not load (the measure side says so too): one line
+            Throwable root = e;
+            while (root.getCause() != null) root = root.getCause();
+            log(who + ": native library missing: " + root.getMessage());
+            return new Outcome(authenticated, ExitCode.MISSING_DEPENDENCY);
         } finally {
             Leftovers.removeDead();
         }

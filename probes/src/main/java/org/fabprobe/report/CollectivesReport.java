@@ -1,10 +1,8 @@
 package org.fabprobe.report;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.method.CollectivesMethod.Point;
 import org.fabprobe.method.CollectivesMethod.Result;
@@ -12,6 +10,10 @@ import org.fabprobe.model.Estimate;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.HockneyFitter;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.CollectivesDocument;
+import org.fabprobe.result.HockneyRange;
+import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.Stats;
 
 /**
  * MPI collectives (Santos et al.): per operation and number of processes p the Hockney fit
@@ -58,7 +60,7 @@ public final class CollectivesReport {
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
         b.append(String.format(Locale.ROOT, "fabprobe collectives  transport %s%s  clock %s  host %s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", run.clock().source(), run.host().getOrDefault("hostname", "?")));
+                library.isEmpty() ? "" : " (" + library + ")", run.clock().source(), run.host().hostname()));
         b.append(String.format(Locale.ROOT, "%-10s %3s %-21s %19s %19s %12s %6s %7s%n", "operation", "p", "n range",
                 "t0 µs", "r_inf MB/s", "n_1/2 B", "points", "rms"));
         int unconverged = 0, points = 0;
@@ -113,55 +115,36 @@ public final class CollectivesReport {
 
     // ---- JSON ---------------------------------------------------------------------------
 
-    public static String json(Context c) {
+    public static CollectivesDocument document(Context c) {
         RunFacts run = c.run();
-        List<Object> operations = new ArrayList<>();
+        List<CollectivesDocument.Operation> operations = new ArrayList<>();
         for (Operation op : operations(c)) {
-            operations.add(Json.object("operation", op.id, "message_length", op.messageLength, "aggregate_factor",
-                    op.aggregateFactorName()));
+            operations.add(new CollectivesDocument.Operation(op.id, op.messageLength, op.aggregateFactorName()));
         }
-        List<Object> runs = new ArrayList<>();
-        List<Object> results = new ArrayList<>();
-        for (Result r : c.results()) {
-            runs.add(Json.object("procs", r.procs(), "timer_overhead_ns", r.timerOverheadNs(), "jit_warmup_ms", r.jitWarmupMs()));
-        }
+        List<CollectivesDocument.Run> runs = new ArrayList<>();
+        for (Result r : c.results()) runs.add(new CollectivesDocument.Run(r.procs(), r.timerOverheadNs(), r.jitWarmupMs()));
+        List<CollectivesDocument.Result> results = new ArrayList<>();
         for (Operation op : operations(c)) {
             for (Result r : c.results()) {
                 List<Point> ps = points(r, op);
                 if (ps.isEmpty()) continue;
-                List<Object> sizes = new ArrayList<>();
-                for (Point p : ps) sizes.add(point(p));
-                List<Object> fits = new ArrayList<>();
-                for (HockneyFit f : fits(r, op)) {
-                    fits.add(Json.object("from_bytes", f.fromBytes(), "to_bytes", f.toBytes(), "points", f.points(),
-                            "t0_ns", f.t0Ns(), "t0_err_ns", f.t0ErrNs(), "r_inf_mb_s", f.rInfMBs(),
-                            "r_inf_err_mb_s", f.rInfErrMBs(), "n_half_bytes", f.nHalfBytes(),
-                            "aggregate_r_inf_mb_s", f.rInfMBs() * op.aggregateFactor(r.procs()),
-                            "rms_rel_residual", f.rmsRelResidual()));
-                }
-                Map<String, Object> result = Json.object("operation", op.id, "procs", r.procs(), "sizes", sizes, "hockney", fits);
-                if (op == Operation.BARRIER) {
-                    result.put("t0_ns", ps.getFirst().median().value());
-                    result.put("t0_ci95_ns", ps.getFirst().median().ci95());
-                }
-                results.add(result);
+                List<CollectivesDocument.Point> sizes = ps.stream().map(CollectivesReport::point).toList();
+                List<HockneyRange> fits = fits(r, op).stream()
+                        .map(f -> HockneyRange.of(f, f.rInfMBs() * op.aggregateFactor(r.procs()))).toList();
+                boolean barrier = op == Operation.BARRIER;
+                results.add(new CollectivesDocument.Result(op.id, r.procs(), sizes, fits,
+                        barrier ? ps.getFirst().median().value() : null, barrier ? ps.getFirst().median().ci95() : null));
             }
         }
-        Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
-                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", c.wallSeconds(), "operations", operations, "runs", runs, "results", results,
-                "notes", c.notes());
-        return Json.write(doc);
+        return new CollectivesDocument(CollectivesDocument.SCHEMA, run.tool(), run.command(), run.transport(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
+                operations, runs, results, c.notes());
     }
 
-    private static Map<String, Object> point(Point p) {
+    private static CollectivesDocument.Point point(Point p) {
         Summary s = p.summary();
-        return Json.object("size_bytes", p.sizeBytes(), "repetitions", s.count(),
-                "time_ns", Json.object("min", s.min(), "median", s.median(), "p99", s.p99(), "mean", s.mean(),
-                        "stddev", s.stddev(), "ci95", s.ci95()),
-                "median_ci95_ns", p.median().ci95(), "outliers", s.outliers(), "converged", p.converged(),
-                "wall_ms", p.wallMs());
+        return new CollectivesDocument.Point(p.sizeBytes(), s.count(), Stats.of(s), p.median().ci95(), s.outliers(),
+                p.converged(), p.wallMs());
     }
 
     // ---- CSV ----------------------------------------------------------------------------
@@ -187,38 +170,23 @@ public final class CollectivesReport {
     // ---- the part one launch of p ranks hands back ----------------------------------------
 
     public static String part(Result r) {
-        List<Object> points = new ArrayList<>();
+        List<CollectivesDocument.PartPoint> points = new ArrayList<>();
         for (Point p : r.points()) {
-            Map<String, Object> m = point(p);
-            m.put("operation", p.operation().id);
-            m.put("median_ns", p.median().value());
-            points.add(m);
+            Summary s = p.summary();
+            points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), s.count(), Stats.of(s),
+                    p.median().value(), p.median().ci95(), s.outliers(), p.converged(), p.wallMs()));
         }
-        return Json.write(Json.object("procs", r.procs(), "transport_facts", r.transportFacts(),
-                "timer_overhead_ns", r.timerOverheadNs(), "jit_warmup_ms", r.jitWarmupMs(), "points", points));
+        return ResultJson.write(new CollectivesDocument.Part(r.procs(), r.transportFacts(), r.timerOverheadNs(),
+                r.jitWarmupMs(), points));
     }
 
-    @SuppressWarnings("unchecked")
     public static Result parsePart(String text) {
-        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(text.strip());
+        CollectivesDocument.Part part = ResultJson.read(text, CollectivesDocument.Part.class);
         List<Point> points = new ArrayList<>();
-        for (Object o : (List<Object>) doc.get("points")) {
-            Map<String, Object> m = (Map<String, Object>) o;
-            Map<String, Object> t = (Map<String, Object>) m.get("time_ns");
-            Summary s = new Summary((int) number(m.get("repetitions")), number(t.get("min")), number(t.get("median")),
-                    number(t.get("p99")), number(t.get("mean")), number(t.get("stddev")), number(t.get("ci95")),
-                    (int) number(m.get("outliers")));
-            points.add(new Point(Operation.of((String) m.get("operation")), (long) number(m.get("size_bytes")), s,
-                    new Estimate(number(m.get("median_ns")), number(m.get("median_ci95_ns"))),
-                    Boolean.TRUE.equals(m.get("converged")), number(m.get("wall_ms"))));
+        for (CollectivesDocument.PartPoint m : part.points()) {
+            points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.summary(),
+                    new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs()));
         }
-        Map<String, String> facts = new LinkedHashMap<>();
-        ((Map<String, Object>) doc.get("transport_facts")).forEach((k, v) -> facts.put(k, String.valueOf(v)));
-        return new Result((int) number(doc.get("procs")), facts, number(doc.get("timer_overhead_ns")),
-                number(doc.get("jit_warmup_ms")), points);
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN; // null: NaN written as null
+        return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points);
     }
 }

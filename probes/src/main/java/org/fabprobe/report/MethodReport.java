@@ -3,14 +3,19 @@ package org.fabprobe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.PLogPMethod;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
-import org.fabprobe.model.Summary;
+import org.fabprobe.result.LogGPDocument;
+import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.PLogPDocument;
+import org.fabprobe.result.ParameterRange;
+import org.fabprobe.result.SampledValue;
+import org.fabprobe.result.SignatureDocument;
+import org.fabprobe.result.Value;
 
 /**
  * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
@@ -39,15 +44,18 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static String json(Context c, LogGPMethod.Result r) {
-        List<Object> sizes = new ArrayList<>();
+    public static LogGPDocument document(Context c, LogGPMethod.Result r) {
+        RunFacts run = c.run();
+        List<LogGPDocument.Size> sizes = new ArrayList<>();
         for (LogGPMethod.SizePrtt p : r.sizes()) {
-            sizes.add(Json.object("size_bytes", p.size(), "prtt_1_0_ns", sampled(p.prtt1()), "prtt_n_0_ns",
-                    sampled(p.prttN()), "prtt_n_d_ns", sampled(p.prttDelayed()), "delay_ns", p.delayNs(), "delay_spun_ns", p.delaySpunNs(),
-                    "gap_all_ns", estimate(p.gapAll()), "o_ns", estimate(p.overhead())));
+            sizes.add(new LogGPDocument.Size(p.size(), SampledValue.of(p.prtt1()), SampledValue.of(p.prttN()),
+                    SampledValue.of(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), Value.of(p.gapAll()),
+                    Value.of(p.overhead())));
         }
-        return document(c, "fabprobe.loggp/1", Json.object("messages", r.messages(), "sizes", sizes),
-                r.ranges(), r.notes(), Json.object("measurement_ms", r.wallMs()));
+        return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
+                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), flags(r.ranges()), r.notes(),
+                r.messages(), sizes);
     }
 
     public static String csv(LogGPMethod.Result r) {
@@ -85,19 +93,20 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static String json(Context c, PLogPMethod.Result r) {
-        List<Object> sizes = new ArrayList<>();
+    public static PLogPDocument document(Context c, PLogPMethod.Result r) {
+        RunFacts run = c.run();
+        List<PLogPDocument.Size> sizes = new ArrayList<>();
         for (PLogPMethod.SizeParams p : r.sizes()) {
-            Map<String, Object> o = Json.object("size_bytes", p.size(), "origin", p.origin(), "o_s_ns",
-                    sampled(p.sendOverhead()), "o_r_ns", sampled(p.recvOverhead()), "rtt_ns", sampled(p.rtt()),
-                    "g_ns", estimate(p.gap()));
-            if (p.saturatedGap() != null) o.put("g_saturated", saturation(p.saturatedGap()));
-            sizes.add(o);
+            sizes.add(new PLogPDocument.Size(p.size(), p.origin(), SampledValue.of(p.sendOverhead()),
+                    SampledValue.of(p.recvOverhead()), SampledValue.of(p.rtt()), Value.of(p.gap()),
+                    p.saturatedGap() == null ? null : saturation(p.saturatedGap())));
         }
         double[] ms = r.phasesMs();
-        return document(c, "fabprobe.plogp/1", Json.object("g0", saturation(r.gap0()), "L_ns", estimate(r.latency()),
-                "sizes", sizes), r.loggp(), r.notes(), Json.object("g0_ms", ms[0], "overheads_ms", ms[1],
-                "saturation_ms", ms[2], "measurement_ms", ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2])));
+        var timing = new MethodDocument.Timing(ms[0], ms[1], ms[2], ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2]),
+                c.warmupMs());
+        return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
+                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
+                flags(r.loggp()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
     }
 
     public static String csv(PLogPMethod.Result r) {
@@ -143,21 +152,25 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static String json(Context c, SignatureMethod.Result r) {
-        List<Object> curves = new ArrayList<>();
+    public static SignatureDocument document(Context c, SignatureMethod.Result r) {
+        RunFacts run = c.run();
+        List<SignatureDocument.Curve> curves = new ArrayList<>();
         for (SignatureMethod.Curve cv : r.curves()) {
-            List<Object> points = new ArrayList<>();
+            List<SignatureDocument.Point> points = new ArrayList<>();
             for (int i = 0; i < cv.bursts().length; i++) {
-                points.add(Json.object("burst", cv.bursts()[i], "cost_ns", sampled(cv.cost()[i])));
+                points.add(new SignatureDocument.Point(cv.bursts()[i], SampledValue.of(cv.cost()[i])));
             }
-            curves.add(Json.object("delay_ns", cv.delayNs(), "steady_state_ns", estimate(cv.steadyState()), "points", points));
+            curves.add(new SignatureDocument.Curve(cv.delayNs(), Value.of(cv.steadyState()), points));
         }
-        List<Object> bulk = new ArrayList<>();
+        List<SignatureDocument.Bulk> bulk = new ArrayList<>();
         for (SignatureMethod.Bulk k : r.bulk()) {
-            bulk.add(Json.object("size_bytes", k.size(), "o_s_ns", sampled(k.sendOverhead()), "g_ns", estimate(k.gap())));
+            bulk.add(new SignatureDocument.Bulk(k.size(), SampledValue.of(k.sendOverhead()), Value.of(k.gap())));
         }
-        return document(c, "fabprobe.signature/1", Json.object("rtt_ns", sampled(r.rtt()), "curves", curves, "bulk", bulk),
-                List.of(r.parameters()), r.notes(), Json.object("measurement_ms", r.wallMs()));
+        List<ParameterSet> sets = List.of(r.parameters());
+        return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), flags(sets), r.notes(),
+                SampledValue.of(r.rtt()), curves, bulk);
     }
 
     public static String csv(SignatureMethod.Result r) {
@@ -178,7 +191,7 @@ public final class MethodReport {
         String library = run.transportFacts().getOrDefault("library", "");
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
-                run.host().getOrDefault("hostname", "?"), method, run.settings().get("sampling")));
+                run.host().hostname(), method, run.settings().get("sampling")));
     }
 
     private static void parameters(StringBuilder b, String title, List<ParameterSet> sets) {
@@ -206,39 +219,13 @@ public final class MethodReport {
         return flags;
     }
 
-    private static String document(Context c, String schema, Map<String, Object> data, List<ParameterSet> sets,
-                                   List<String> notes, Map<String, Object> timing) {
-        RunFacts run = c.run();
-        List<Object> parameters = new ArrayList<>();
-        for (ParameterSet p : sets) {
-            parameters.add(Json.object("from_bytes", p.fromBytes(), "to_bytes", p.toBytes(), "L_ns", estimate(p.latency()),
-                    "o_s_ns", estimate(p.sendOverhead()), "o_r_ns", estimate(p.recvOverhead()), "g_ns", estimate(p.gap()),
-                    "G_ns_per_byte", estimate(p.gapPerByte())));
-        }
-        timing.put("warmup_ms", c.warmupMs());
-        Map<String, Object> doc = Json.object("schema", schema, "tool", run.tool(), "command", run.command(),
-                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", c.wallSeconds(), "timing", timing, "parameters", parameters, "flags", flags(sets),
-                "notes", notes);
-        doc.putAll(data);
-        return Json.write(doc);
+    private static List<ParameterRange> ranges(List<ParameterSet> sets) {
+        return sets.stream().map(ParameterRange::of).toList();
     }
 
-    static Map<String, Object> estimate(Estimate e) {
-        return Json.object("value", e.value(), "ci95", e.ci95());
-    }
-
-    static Map<String, Object> sampled(Sampled s) {
-        Summary m = s.summary();
-        return Json.object("median", s.value(), "ci95", s.median().ci95(), "min", m.min(), "p99", m.p99(),
-                "mean", m.mean(), "repetitions", m.count(), "outliers", m.outliers(), "converged", s.converged(),
-                "wall_ms", s.wallMs());
-    }
-
-    private static Map<String, Object> saturation(PLogPMethod.Saturation s) {
-        return Json.object("g_ns", estimate(s.gap()), "messages", s.messages(), "saturated", s.saturated(),
-                "rtt_n_ns", sampled(s.rttN()), "wall_ms", s.wallMs());
+    private static PLogPDocument.Saturation saturation(PLogPMethod.Saturation s) {
+        return new PLogPDocument.Saturation(Value.of(s.gap()), s.messages(), s.saturated(), SampledValue.of(s.rttN()),
+                s.wallMs());
     }
 
     /** "1.234 ± 0.005" in µs; "-" for a value the method does not measure. */

@@ -9,6 +9,7 @@ import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairFitter;
+import org.fabprobe.result.ResultJson;
 
 /**
  * Multi-pair ping-pong (IMB PingPong multi mode) and Hager and Wellein's model: per size the
@@ -52,7 +53,7 @@ public final class MultiPairReport {
         String library = run.transportFacts().getOrDefault("library", "");
         b.append(String.format(Locale.ROOT, "fabprobe multipair  transport %s%s  %d pairs (rank i pings rank i + %d)  clock %s  host %s%n",
                 run.transport(), library.isEmpty() ? "" : " (" + library + ")", r.pairs(), r.pairs(), run.clock().source(),
-                run.host().getOrDefault("hostname", "?")));
+                run.host().hostname()));
         b.append(String.format(Locale.ROOT, "%10s %6s %12s %12s %9s %12s %12s %12s%n", "size", "n(x)", "T_b µs", "min µs",
                 "pairs ±%", "b(x) MB/s", "per pair", "model MB/s"));
         for (Point p : r.points()) {
@@ -104,8 +105,8 @@ public final class MultiPairReport {
         Result r = c.result();
         List<Object> sizes = new ArrayList<>();
         for (Point p : r.points()) {
-            Map<String, Object> s = Json.object("size_bytes", p.sizeBytes(), "repetitions", p.reps(), "samples", p.loopNs().length,
-                    "loop_ns", Json.object("min", p.minLoopNs(), "median", p.medianLoopNs(), "max", p.maxLoopNs()),
+            Map<String, Object> s = object("size_bytes", p.sizeBytes(), "repetitions", p.reps(), "samples", p.loopNs().length,
+                    "loop_ns", object("min", p.minLoopNs(), "median", p.medianLoopNs(), "max", p.maxLoopNs()),
                     "sample_loop_ns", p.loopNs(), "pair_loop_ns", p.pairLoopNs(),
                     "aggregated_bandwidth_mb_s", aggregatedMBs(p, r.pairs()), "fitted", fitted(c, p));
             if (fitted(c, p)) s.put("model_bandwidth_mb_s", c.fit().get().model().aggregatedBandwidth(p.sizeBytes(), p.reps()) * 1e3);
@@ -114,18 +115,25 @@ public final class MultiPairReport {
         Object model = null;
         if (c.fit().isPresent()) {
             MultiPairFit f = c.fit().get();
-            model = Json.object("from_bytes", f.fromBytes(), "to_bytes", f.toBytes(), "points", f.points(),
+            model = object("from_bytes", f.fromBytes(), "to_bytes", f.toBytes(), "points", f.points(),
                     "chunk_bytes", f.chunkBytes(), "chunk_err_bytes", f.chunkErrBytes(), "chunk_resolved", f.chunkResolved(),
                     "raw_bandwidth_mb_s", f.rawMBs(), "raw_bandwidth_err_mb_s", f.rawErrMBs(),
                     "t1_ns", f.t1Ns(), "t1_err_ns", f.t1ErrNs(), "rms_rel_residual", f.rmsRelResidual(),
                     "errors", "one standard error (covariance of the Levenberg-Marquardt fit, scaled by the residual variance)");
         }
-        Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
+        Map<String, Object> doc = object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "host", run.host(), "clock", run.clock(), "started_at", run.startedAt(),
                 "wall_seconds", c.wallSeconds(), "pairs", r.pairs(), "timer_overhead_ns", r.timerOverheadNs(),
                 "jit_warmup_ms", r.jitWarmupMs(), "sizes", sizes, "model", model, "notes", c.notes());
-        return Json.write(doc);
+        return ResultJson.write(doc);
+    }
+
+    /** An ordered JSON object from key, value pairs (Jackson writes maps in their order). */
+    private static Map<String, Object> object(Object... keysAndValues) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        return m;
     }
 
     // ---- CSV ----------------------------------------------------------------------------

@@ -3,9 +3,11 @@ package org.fabprobe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.HockneyRange;
+import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.result.Stats;
 
 /**
  * A ping-pong sweep as a terminal table, a JSON document and CSV. Times are ns in JSON and CSV,
@@ -14,8 +16,6 @@ import org.fabprobe.model.Summary;
  * JSON, with n_half_bytes and r_inf_err_mb_s null too.
  */
 public final class PingPongReport {
-    public static final String SCHEMA = "fabprobe.pingpong/1";
-
     private PingPongReport() {}
 
     public static String table(PingPongResult r) {
@@ -25,7 +25,7 @@ public final class PingPongReport {
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
         b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().getOrDefault("hostname", "?")));
+                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname()));
         b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
                 "median µs", "p99 µs", "MB/s", "outliers"));
         for (SizePoint p : r.points()) {
@@ -55,28 +55,17 @@ public final class PingPongReport {
         return b.toString();
     }
 
-    public static String json(PingPongResult r) {
+    public static PingPongDocument document(PingPongResult r) {
         RunFacts run = r.run();
-        List<Object> sizes = new ArrayList<>();
+        List<PingPongDocument.Size> sizes = new ArrayList<>();
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            sizes.add(Json.object("size_bytes", p.sizeBytes(), "repetitions", s.count(),
-                    "half_rtt_ns", Json.object("min", s.min(), "median", s.median(), "p99", s.p99(), "mean", s.mean(),
-                            "stddev", s.stddev(), "ci95", s.ci95()),
-                    "outliers", s.outliers(), "bandwidth_mb_s", p.bandwidthMBs(), "wall_ms", p.wallMs()));
+            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), s.outliers(), p.bandwidthMBs(),
+                    p.wallMs()));
         }
-        List<Object> fits = new ArrayList<>();
-        for (HockneyFit f : r.fits()) {
-            fits.add(Json.object("from_bytes", f.fromBytes(), "to_bytes", f.toBytes(), "points", f.points(),
-                    "t0_ns", f.t0Ns(), "t0_err_ns", f.t0ErrNs(), "r_inf_mb_s", f.rInfMBs(),
-                    "r_inf_err_mb_s", f.rInfErrMBs(), "n_half_bytes", f.nHalfBytes(),
-                    "rms_rel_residual", f.rmsRelResidual()));
-        }
-        Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
-                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", r.wallSeconds(), "sizes", sizes, "hockney", fits);
-        return Json.write(doc);
+        return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
+                r.fits().stream().map(HockneyRange::of).toList());
     }
 
     public static String csv(PingPongResult r) {

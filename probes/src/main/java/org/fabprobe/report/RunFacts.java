@@ -2,6 +2,7 @@ package org.fabprobe.report;
 
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.result.Host;
 
 /**
  * Everything needed to reproduce and judge a run: inputs, environment, clock.
@@ -18,5 +19,5 @@ import org.fabprobe.clock.ClockFacts;
  */
 public record RunFacts(String tool, String command, String transport,
                        Map<String, String> transportFacts, Map<String, Object> settings,
-                       Map<String, String> host, Map<String, String> mirrorHost, ClockFacts clock, String startedAt) {
+                       Host host, Map<String, String> mirrorHost, ClockFacts clock, String startedAt) {
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.BandwidthDocument;
+import org.fabprobe.result.Stats;
 
 /** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/1) and CSV. */
 public final class StreamReport {
@@ -22,7 +24,7 @@ public final class StreamReport {
                 "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%n", run.transport(),
                 run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
                 run.transportFacts().getOrDefault("library", ""), run.clock().source(),
-                run.host().getOrDefault("hostname", "")));
+                run.host().hostname()));
         b.append(String.format(Locale.ROOT, "%10s %7s %7s %14s %14s %12s %14s%n", "size", "window", "windows",
                 "min window µs", "med window µs", "MB/s", "msg/s"));
         for (Point p : points) {
@@ -34,19 +36,15 @@ public final class StreamReport {
         return b.toString();
     }
 
-    public static String json(RunFacts run, List<Point> points, double wallSeconds) {
-        List<Object> sizes = new ArrayList<>();
+    public static BandwidthDocument document(RunFacts run, List<Point> points, double wallSeconds) {
+        List<BandwidthDocument.Size> sizes = new ArrayList<>();
         for (Point p : points) {
             Summary s = p.windowNs();
-            sizes.add(Json.object("size_bytes", p.sizeBytes(), "window", p.window(), "windows", s.count(),
-                    "window_ns", Json.object("min", s.min(), "median", s.median(), "p99", s.p99(), "mean", s.mean(),
-                            "stddev", s.stddev(), "ci95", s.ci95()),
-                    "outliers", s.outliers(), "bandwidth_mb_s", p.bandwidthMBs(), "message_rate", p.messageRate()));
+            sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), s.count(), Stats.of(s), s.outliers(),
+                    p.bandwidthMBs(), p.messageRate()));
         }
-        return Json.write(Json.object("schema", "fabprobe.bandwidth/1", "tool", run.tool(), "command", run.command(),
-                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", wallSeconds, "sizes", sizes));
+        return new BandwidthDocument(BandwidthDocument.SCHEMA, run.tool(), run.command(), run.transport(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds, sizes);
     }
 
     public static String csv(List<Point> points) {

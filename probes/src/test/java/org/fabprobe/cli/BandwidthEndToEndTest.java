@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +22,7 @@ class BandwidthEndToEndTest {
                 "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
         String doc = Files.readString(json);
+        Schemas.validated(doc);
         assertTrue(doc.contains("\"schema\": \"fabprobe.bandwidth/1\""), doc);
         assertTrue(doc.contains("\"size_bytes\": 65536") && doc.contains("\"window\": 16"), doc);
         assertTrue(run.out().contains("64 KiB"), run::toString);

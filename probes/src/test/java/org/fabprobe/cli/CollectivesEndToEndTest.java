@@ -14,7 +14,7 @@ import org.fabprobe.method.CollectivesMethod.Result;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.Summary;
 import org.fabprobe.report.CollectivesReport;
-import org.fabprobe.report.JsonReader;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +45,7 @@ class CollectivesEndToEndTest {
         Map<?, ?> doc;
         List<String> csvLines;
         try {
-            doc = (Map<?, ?>) JsonReader.parse(Files.readString(json));
+            doc = (Map<?, ?>) Schemas.validated(Files.readString(json));
             csvLines = Files.readAllLines(csv);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
@@ -116,7 +116,7 @@ class CollectivesEndToEndTest {
                     "-s", "1K,16K,256K", "--batch", "10", "--max-reps", "20", "--time-cap", "20ms", "--jit-warmup", "100ms",
                     "--json", json.toString());
             assertEquals(0, run.exitCode(), run::toString);
-            Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(Files.readString(json));
+            Map<?, ?> doc = (Map<?, ?>) Schemas.validated(Files.readString(json));
             List<?> results = (List<?>) doc.get("results");
             assertEquals(2, results.size(), doc::toString);
             for (Object o : results) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import java.util.Map;
-import org.fabprobe.report.JsonReader;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -142,7 +142,7 @@ class MethodsOnSimTest {
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run::toString);
         @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(run.out());
+        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(run.out());
         return doc;
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabprobe.ExitCode;
-import org.fabprobe.report.JsonReader;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +28,7 @@ class MpiEndToEndTest {
                 "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
         @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(Files.readString(json));
         Map<?, ?> facts = (Map<?, ?>) doc.get("transport_facts");
         String impl = transport.substring(4, transport.indexOf('/'));
         assertEquals(impl, facts.get("mpi"), doc::toString);
@@ -47,7 +47,7 @@ class MpiEndToEndTest {
                 "--calls", "nonblocking", "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
         @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(Files.readString(json));
         assertEquals("nonblocking", ((Map<?, ?>) doc.get("settings")).get("calls"), doc::toString);
         assertPlausibleSizes(doc, 2);
     }
@@ -72,7 +72,7 @@ class MpiEndToEndTest {
             CliRun run = CliRun.of("compare", "-t", "ucx:tcp", "--mpi", "openmpi", "-s", "0..4K", "--json", "-");
             assertEquals(0, run.exitCode(), run::toString);
             @SuppressWarnings("unchecked")
-            Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(run.out());
+            Map<String, Object> doc = (Map<String, Object>) Schemas.validated(run.out());
             assertEquals("mpi:openmpi/ucx:tcp", doc.get("mpi_transport"));
             assertEquals("ucx", ((Map<?, ?>) doc.get("mpi_environment")).get("OMPI_MCA_pml"));
             List<?> ranges = (List<?>) doc.get("ranges");

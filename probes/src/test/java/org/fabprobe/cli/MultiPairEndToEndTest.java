@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.fabprobe.ExitCode;
-import org.fabprobe.report.JsonReader;
 import org.fabprobe.report.MultiPairReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,7 +92,7 @@ class MultiPairEndToEndTest {
 
     /** The fabprobe.multipair/1 document: its fields, their types, and eq. (6) against the loop times. */
     private static Map<?, ?> validDocument(String text) {
-        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(text);
+        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(text, Map.class);
         assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
         assertEquals("multipair", doc.get("command"));
         assertEquals("mpi:openmpi/ob1:vader", doc.get("transport"));

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,7 @@ class PingPongEndToEndTest {
         assertTrue(run.out().contains(transport), run::toString);
 
         String doc = Files.readString(json);
+        Schemas.validated(doc);
         for (String key : new String[] {"\"size_bytes\"", "\"half_rtt_ns\"", "\"min\"", "\"median\"", "\"p99\"",
                 "\"bandwidth_mb_s\"", "\"transport\"", "\"clock\"", "\"hockney\"", "\"host\""}) {
             assertTrue(doc.contains(key), () -> "JSON lacks " + key + ":\n" + doc);

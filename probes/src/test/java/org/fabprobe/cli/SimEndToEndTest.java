@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ class SimEndToEndTest {
                 "-s", "1K..1M", "-n", "100", "--warmup", "10", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
         String doc = Files.readString(json);
+        Schemas.validated(doc);
         Matcher fit = Pattern.compile("\"t0_ns\": ([0-9.]+),[\\s\\S]*?\"r_inf_mb_s\": ([0-9.]+)").matcher(doc);
         assertTrue(fit.find(), doc);
         // the emulator adds the real cost of a shared-memory hand-off (a few hundred ns here) to L

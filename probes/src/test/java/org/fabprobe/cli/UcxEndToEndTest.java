@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +22,7 @@ class UcxEndToEndTest {
                 "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
         String doc = Files.readString(json);
+        Schemas.validated(doc);
         assertTrue(doc.contains("\"library\": \"UCX 1."), doc);
         assertTrue(doc.contains("\"tls\": \"" + transport.substring(4) + "\""), doc);
         assertTrue(doc.contains("\"size_bytes\": 262144"), doc);
@@ -39,6 +41,6 @@ class UcxEndToEndTest {
     void providersListsUcxTransports() {
         CliRun run = CliRun.of("providers");
         assertEquals(0, run.exitCode(), run::toString);
-        assertTrue(run.out().contains("UCX 1.") && run.out().contains("usable as ucx:TLS"), run::toString);
+        assertTrue(run.out().contains("UCX 1.") && run.out().lines().anyMatch(l -> l.startsWith("ucx:tcp ")), run::toString);
     }
 }

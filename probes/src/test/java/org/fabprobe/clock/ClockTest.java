@@ -90,6 +90,7 @@ class ClockTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
+        org.fabprobe.result.Schemas.validTree(out, "clock.schema.json");
         assertTrue(out.contains("\"source\": \"nanotime\""), out);
         assertTrue(out.contains("\"fallback_reason\": \"forced by fabprobe.clock=nanotime\""), out);
         assertEquals(1.0, number(out, "ticks_per_ns"), out);

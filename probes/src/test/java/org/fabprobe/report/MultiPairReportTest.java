@@ -24,7 +24,7 @@ class MultiPairReportTest {
         }
         Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points);
         RunFacts run = new RunFacts("fabprobe test", "multipair", "mpi:openmpi/ob1:vader", Map.of("mpi", "openmpi"),
-                Map.of("pairs", pairs), Map.of("hostname", "node8"), Map.of(),
+                Map.of("pairs", pairs), org.fabprobe.result.Host.of(Map.of("hostname", "node8")), Map.of(),
                 new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         return new MultiPairReport.Context(run, r, fitFrom, MultiPairReport.fit(r, fitFrom), 1.5, List.of());
     }
@@ -32,7 +32,7 @@ class MultiPairReportTest {
     @Test
     void twoPairsAreFittedAndWritten() {
         MultiPairReport.Context c = context(2, 32 << 10);
-        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(MultiPairReport.json(c).strip());
+        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(MultiPairReport.json(c).strip(), Map.class);
         assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
         Map<?, ?> model = (Map<?, ?>) doc.get("model");
         assertEquals(32768.0, model.get("from_bytes"));
@@ -59,7 +59,7 @@ class MultiPairReportTest {
     void otherPairCountsAreReportedNotFitted() {
         MultiPairReport.Context c = context(3, 1);
         assertTrue(c.fit().isEmpty());
-        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(MultiPairReport.json(c).strip());
+        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(MultiPairReport.json(c).strip(), Map.class);
         assertNull(doc.get("model"));
         Map<?, ?> first = (Map<?, ?>) ((List<?>) doc.get("sizes")).getFirst();
         // 2k x n / T_b with k = 3

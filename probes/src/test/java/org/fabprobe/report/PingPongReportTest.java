@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.Host;
+import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 
 class PingPongReportTest {
@@ -19,7 +24,7 @@ class PingPongReportTest {
         settings.put("pinned", true);
         settings.put("source_address", null);
         RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm",
-                Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, Map.of("hostname", "node\"7"),
+                Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, new Host("node\"7", "Linux", "amd64", "cpu", "2", "jvm"),
                 Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
                 new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
@@ -33,7 +38,7 @@ class PingPongReportTest {
 
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
-        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(PingPongReport.json(result()));
+        Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongReport.document(result())));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/1", doc.get("schema"));
@@ -74,6 +79,30 @@ class PingPongReportTest {
         assertEquals(390.0, bulk.get("t0_ns"));
         assertEquals(11_300.0, bulk.get("r_inf_mb_s"));
         assertEquals(4407.0, bulk.get("n_half_bytes"));
+    }
+
+    @Test
+    void documentReadsBackAsTheSameRecordsAndDriftFailsTheSchema() {
+        PingPongResult r = result();
+        PingPongDocument doc = PingPongReport.document(new PingPongResult(new RunFacts(r.run().tool(), r.run().command(),
+                r.run().transport(), r.run().transportFacts(), new java.util.LinkedHashMap<>(Map.of("sizes", List.of(0, 8),
+                "warmup", 10, "repetitions", 100, "calls", "nonblocking", "jit_warmup_round_trips_max", 20000,
+                "timeout_ms", 5000, "cpus", "unpinned", "source_address", "127.0.0.1", "meeting", "local child")),
+                r.run().host(), r.run().mirrorHost(), r.run().clock(),
+                r.run().startedAt()), r.points(), r.fits(), r.wallSeconds()));
+        String json = ResultJson.write(doc);
+        assertEquals(Set.of(), Schemas.errors(json, "pingpong.schema.json"));
+        PingPongDocument back = ResultJson.read(json, PingPongDocument.class);
+        assertEquals(ResultJson.write(back), json, "written, read and written again: the same text");
+        assertTrue(Double.isNaN(back.sizes().getFirst().halfRttNs().stddev()), "null reads back as NaN");
+        assertTrue(Double.isNaN(back.hockney().getFirst().rInfMbS()), "an infinite r_inf is null, read back as NaN");
+
+        assertFalse(Schemas.errors(json.replace("\"outliers\"", "\"outlier_count\""), "pingpong.schema.json").isEmpty(),
+                "a renamed field must fail the schema");
+        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/1", "fabprobe.pingpong/2"),
+                "pingpong.schema.json").isEmpty(), "another schema version must fail");
+        assertFalse(Schemas.errors(json.replaceFirst("\"size_bytes\": 0", "\"size_bytes\": \"0\""), "pingpong.schema.json").isEmpty(),
+                "a size as text must fail");
     }
 
     @Test

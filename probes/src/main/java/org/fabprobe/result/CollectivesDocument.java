@@ -1,0 +1,46 @@
+package org.fabprobe.result;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Summary;
+
+/**
+ * Schema fabprobe.collectives/1: MPI collectives by Santos et al., per operation and number of
+ * processes p the per-size times and Hockney's t0(p), r_inf(p); barrier gets t0 alone.
+ */
+public record CollectivesDocument(String schema, String tool, String command, String transport,
+                                  Map<String, String> transportFacts, Map<String, Object> settings, Host host,
+                                  Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Operation> operations,
+                                  List<Run> runs, List<Result> results, List<String> notes) implements RunDocument {
+    public static final String SCHEMA = "fabprobe.collectives/1";
+
+    /** What n means for the operation, and R_inf / r_inf (the paper's aggregate factor: 1, p or p^2). */
+    public record Operation(String operation, String messageLength, String aggregateFactor) {}
+
+    /** One launch of p ranks. */
+    public record Run(int procs, double timerOverheadNs, double jitWarmupMs) {}
+
+    /** One operation at one p; barrier: t0 (its median) and its 95 % CI, no fit. */
+    @JsonInclude(Include.NON_NULL) // t0: barrier only
+    public record Result(String operation, int procs, List<Point> sizes, List<HockneyRange> hockney,
+                         Double t0Ns, Double t0Ci95Ns) {}
+
+    /** One message length: the per-repetition maximum over ranks, ns. */
+    public record Point(long sizeBytes, int repetitions, Stats timeNs, double medianCi95Ns, int outliers,
+                        boolean converged, double wallMs) {}
+
+    /** What rank 0 of one launch hands back to the command that launched it (internal, not published). */
+    public record Part(int procs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
+                       List<PartPoint> points) {}
+
+    public record PartPoint(String operation, long sizeBytes, int repetitions, Stats timeNs, double medianNs,
+                            double medianCi95Ns, int outliers, boolean converged, double wallMs) {
+        public Summary summary() {
+            return new Summary(repetitions, timeNs.min(), timeNs.median(), timeNs.p99(), timeNs.mean(), timeNs.stddev(),
+                    timeNs.ci95(), outliers);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.fabprobe.result;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+
+/** Schema fabprobe.loggp/1: LogGP by Hoefler et al.'s PRTT(n, d, s) per size, parameters per size range. */
+public record LogGPDocument(String schema, String tool, String command, String transport,
+                            Map<String, String> transportFacts, Map<String, Object> settings, Host host,
+                            Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+                            List<ParameterRange> parameters, List<String> flags, List<String> notes,
+                            int messages, List<Size> sizes) implements MethodDocument {
+    public static final String SCHEMA = "fabprobe.loggp/1";
+
+    /** One size s: the three PRTTs, the delay d, g + (s-1)G and o. */
+    public record Size(long sizeBytes, @JsonProperty("prtt_1_0_ns") SampledValue prtt10Ns,
+                       @JsonProperty("prtt_n_0_ns") SampledValue prttN0Ns,
+                       @JsonProperty("prtt_n_d_ns") SampledValue prttNDNs, double delayNs, double delaySpunNs,
+                       Value gapAllNs, Value oNs) {}
+}

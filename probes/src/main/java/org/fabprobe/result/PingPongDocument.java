@@ -1,0 +1,17 @@
+package org.fabprobe.result;
+
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+
+/** Schema fabprobe.pingpong/1: the half round-trip sweep and its Hockney fit per size range. */
+public record PingPongDocument(String schema, String tool, String command, String transport,
+                               Map<String, String> transportFacts, Map<String, Object> settings, Host host,
+                               Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
+                               List<HockneyRange> hockney) implements RunDocument {
+    public static final String SCHEMA = "fabprobe.pingpong/1";
+
+    /** One message size: half round-trip times (ns) and bandwidth (MB/s = 10^6 B/s, size / median). */
+    public record Size(long sizeBytes, int repetitions, Stats halfRttNs, int outliers, double bandwidthMbS,
+                       double wallMs) {}
+}

@@ -1,0 +1,23 @@
+package org.fabprobe.result;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+
+/** Schema fabprobe.signature/1: Culler et al.'s signature, cost per request against burst length per delay. */
+public record SignatureDocument(String schema, String tool, String command, String transport,
+                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
+                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+                                List<ParameterRange> parameters, List<String> flags, List<String> notes,
+                                SampledValue rttNs, List<Curve> curves, List<Bulk> bulk) implements MethodDocument {
+    public static final String SCHEMA = "fabprobe.signature/1";
+
+    /** One delay Delta between requests: the cost per request at each burst length M. */
+    public record Curve(double delayNs, Value steadyStateNs, List<Point> points) {}
+
+    public record Point(int burst, SampledValue costNs) {}
+
+    /** o_s(n) and g(n) for a bulk message size n. */
+    public record Bulk(long sizeBytes, @JsonProperty("o_s_ns") SampledValue oSNs, Value gNs) {}
+}
