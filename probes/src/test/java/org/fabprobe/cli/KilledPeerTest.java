@@ -67,7 +67,7 @@ class KilledPeerTest {
         Path tmp = Files.createDirectory(dir.resolve("tmp"));
         List<String> cmd = new ArrayList<>(ThisJvm.command());
         cmd.add(1, "-Djava.io.tmpdir=" + tmp);
-        cmd.addAll(List.of("pingpong", "-t", transport, "-s", "8", "-n", "5000000", "--timeout", "1s"));
+        cmd.addAll(List.of("pingpong", "-t", transport, "-s", "64K", "-n", "5000000", "--timeout", "1s")); // minutes, even on shared memory
         ProcessBuilder builder = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(dir.resolve("stderr").toFile());
         builder.environment().put("TMPDIR", tmp.toString());
