@@ -168,14 +168,17 @@ public final class Session {
         }
     }
 
-    /** A timeout on the transport whose cause is a peer that went away says so. */
+    /**
+     * A transport failure whose cause is a peer that went away says so: a wait that timed out,
+     * or an error completion (the shm provider's CMA reads from a dead process fail with EIO).
+     */
     private static FabprobeException explained(TransportException e, Rendezvous rv, Meeting meeting) {
-        if (e.exitCode() != ExitCode.PEER_TIMEOUT) return e;
         String status = meeting == null ? "" : meeting.peerStatus();
         if (rv.peerGone()) {
             return new FabprobeException(ExitCode.PEER_TIMEOUT, rv.peer() + " went away during the measurement"
                     + (status.isEmpty() ? "" : " [" + status + "]"));
         }
+        if (e.exitCode() != ExitCode.PEER_TIMEOUT) return e;
         return status.isEmpty() ? e : new TransportException(e.exitCode(), e.getMessage() + " [" + status + "]");
     }
 
