@@ -87,9 +87,9 @@ public final class LogGPMethod {
             Segments.Line line = Segments.fit(x, gapAll, from, to);
             // g + (s-1)G = (g - G) + sG
             Estimate gapPerByte = to - from > 2 && line.slope() > 0
-                    ? new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()))
+                    ? new Estimate(line.slope(), line.slopeCi95())
                     : new Estimate(line.slope(), Double.NaN);
-            Estimate gap = new Estimate(line.at(1), 1.96 * Math.sqrt(line.interceptVariance()));
+            Estimate gap = new Estimate(line.at(1), line.interceptCi95());
             SizePrtt first = sizes.get(from);
             Estimate o = first.overhead();
             double bytesBeyondFirst = Math.max(first.size() - 1, 0);

@@ -14,7 +14,7 @@ import org.fabprobe.pattern.Probe;
  * <ol>
  * <li>g(0) by saturation: RTT_n of n empty messages and one empty reply, n = 10, 20, 40, ...
  *     until the gap per message changes by less than eps (1 %, or less than its own 95 %
- *     uncertainty on a noisy machine) and RTT_1 < eps RTT_n; at most 4096 messages.
+ *     uncertainty on a noisy machine) and RTT_1 < eps RTT_n; the last train has 4096 messages.
  * <li>Per size m, two round trips. m bytes out, 0 back: the send time is o_s(m), the round
  *     trip RTT(m). 0 bytes out, wait Delta > RTT(m), receive m bytes: o_r(m) (an unexpected
  *     message, as the paper measures it). g(m) = RTT(m) - RTT(0) + g(0), L = (RTT(0) - 2 g(0)) / 2.
@@ -142,11 +142,11 @@ public final class PLogPMethod {
             // settled: changed by less than eps, or by less than the measurement can tell
             boolean settled = Math.abs(gap.value() - previous) < Math.max(SATURATION_EPS * gap.value(), gap.ci95());
             boolean long_enough = rtt1.value() < SATURATION_EPS * rttN.value();
-            if ((settled && long_enough) || n * 2 > MAX_TRAIN) {
+            if ((settled && long_enough) || n >= MAX_TRAIN) {
                 return new Saturation(gap, n, settled && long_enough, rttN, (System.nanoTime() - start) / 1e6);
             }
             previous = gap.value();
-            n *= 2;
+            n = Math.min(2 * n, MAX_TRAIN); // 10, 20, ..., 2560, then 4096 as the last train
         }
     }
 
@@ -199,7 +199,7 @@ public final class PLogPMethod {
         int[] cuts = Segments.cuts(x, g);
         // g(1) from the first range's line rather than the one size: robust to a stalled sample
         Segments.Line firstLine = Segments.fit(x, g, 0, cuts.length > 0 ? cuts[0] : x.length);
-        Estimate g1 = new Estimate(firstLine.at(1), 1.96 * Math.sqrt(firstLine.interceptVariance()))
+        Estimate g1 = new Estimate(firstLine.at(1), firstLine.interceptCi95())
                 .withoutNaN();
         Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
         int from = 0;
@@ -218,6 +218,6 @@ public final class PLogPMethod {
     private static Estimate slope(long[] x, double[] y, int from, int to) {
         if (to - from < 2) return ParameterSet.NOT_MEASURED;
         Segments.Line line = Segments.fit(x, y, from, to);
-        return new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()));
+        return new Estimate(line.slope(), line.slopeCi95());
     }
 }

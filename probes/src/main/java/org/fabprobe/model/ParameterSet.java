@@ -33,7 +33,9 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
             flags.add(String.format(Locale.ROOT, "%s: g %.1f ns < o_s %.1f ns", range, gap.value(), sendOverhead.value()));
         }
         if (latency.value() + latency.ci95() < 0) {
-            flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns", range, latency.value()));
+            // the overheads contain the flight (loopback tcp, shared memory: see the README)
+            flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns (o_s + o_r contain the flight: expected on "
+                    + "shared memory and loopback tcp)", range, latency.value()));
         }
         for (Estimate o : new Estimate[] {sendOverhead, recvOverhead}) {
             if (o.value() + o.ci95() < 0) flags.add(String.format(Locale.ROOT, "%s: negative overhead %.1f ns", range, o.value()));

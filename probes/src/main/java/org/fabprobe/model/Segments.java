@@ -29,9 +29,20 @@ public final class Segments {
      * Weighted least squares over [from, to). A non-positive slope is clamped to 0 (intercept
      * alone), the constrained optimum: a size range without a visible per-byte cost.
      */
-    public record Line(double intercept, double slope, double interceptVariance, double slopeVariance, double rss) {
+    public record Line(double intercept, double slope, double interceptVariance, double slopeVariance, double rss,
+                       int degreesOfFreedom) {
         public double at(double x) {
             return intercept + slope * x;
+        }
+
+        /** 95 % half-width of the slope: Student's t for the fit's degrees of freedom (few sizes per range). */
+        public double slopeCi95() {
+            return Statistics.tQuantile975(degreesOfFreedom) * Math.sqrt(slopeVariance);
+        }
+
+        /** 95 % half-width of the intercept. */
+        public double interceptCi95() {
+            return Statistics.tQuantile975(degreesOfFreedom) * Math.sqrt(interceptVariance);
         }
     }
 
@@ -53,11 +64,11 @@ public final class Segments {
             double intercept = (swy - slope * swx) / sw;
             double rss = relativeRss(x, y, from, to, intercept, slope);
             double s2 = points > 2 ? rss / (points - 2) : Double.NaN;
-            return new Line(intercept, slope, s2 * swxx / det, s2 * sw / det, rss);
+            return new Line(intercept, slope, s2 * swxx / det, s2 * sw / det, rss, points - 2);
         }
         double intercept = swy / sw;
         double rss = relativeRss(x, y, from, to, intercept, 0);
-        return new Line(intercept, 0, points > 1 ? rss / (points - 1) / sw : Double.NaN, Double.NaN, rss);
+        return new Line(intercept, 0, points > 1 ? rss / (points - 1) / sw : Double.NaN, Double.NaN, rss, points - 1);
     }
 
     /**
