@@ -45,6 +45,12 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..64K", description = "Sizes. Default: ${DEFAULT-VALUE}")
     String sizes;
 
+    @Option(names = "--calls", defaultValue = "nonblocking", description = {
+            "MPI side: nonblocking (MPI_Isend/MPI_Irecv polled by MPI_Test: the raw side's own pattern, post then",
+            "poll, so MPI - raw is the library's cost on the same calls) or blocking (MPI_Send/MPI_Recv, the",
+            "paper's o_s; pml ucx then takes another protocol than raw UCX). Default: ${DEFAULT-VALUE}"})
+    String calls;
+
     @Option(names = "--timeout", defaultValue = "10s", description = "Per wait for the peer. Default: ${DEFAULT-VALUE}")
     String timeout;
 
@@ -59,30 +65,36 @@ final class CompareCommand implements Callable<Integer> {
         if (raw.startsWith("mpi:")) throw new IllegalArgumentException("-t names the raw transport; MPI goes in --mpi");
         String mpiTransport = "mpi:" + (mpi.contains("/") ? mpi : mpi + "/" + raw);
         MpiSelection selection = MpiSelection.parse(mpiTransport); // bad names fail before anything runs
+        if (!calls.equals("blocking") && !calls.equals("nonblocking")) {
+            throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
+        }
         String startedAt = Instant.now().toString();
-        Map<String, Object> rawDoc = measure(raw);
-        Map<String, Object> mpiDoc = measure(mpiTransport);
+        Map<String, Object> rawDoc = measure(raw, "nonblocking");
+        Map<String, Object> mpiDoc = measure(mpiTransport, calls);
         List<Map<String, Object>> rows = differences(sets(rawDoc), sets(mpiDoc));
         List<String> flags = flags(rows);
+        Map<String, Object> ucx = ucxSettings(rawDoc, mpiDoc);
+        flags.addAll(ucxFlags(ucx));
         if (json != null) {
             Map<String, Object> doc = Json.object("schema", "fabprobe.compare/1", "method", method, "started_at", startedAt,
                     "raw_transport", raw, "mpi_transport", mpiTransport, "mpi_environment", selection.environment(),
+                    "raw_calls", "nonblocking", "mpi_calls", calls, "calls_note", callsNote(), "ucx_settings", ucx,
                     "ranges", rows, "flags", flags, "raw", rawDoc, "mpi", mpiDoc);
             Output.write(json, Json.write(doc) + "\n");
             if (json.toString().equals("-")) return 0;
         }
-        System.out.print(table(rawDoc, mpiDoc, mpiTransport, rows, flags));
+        System.out.print(table(rawDoc, mpiDoc, mpiTransport, rows, flags, ucx));
         return 0;
     }
 
     /** Runs the method as its own command would and returns its JSON document. */
-    private Map<String, Object> measure(String transport) {
+    private Map<String, Object> measure(String transport, String callStyle) {
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int code;
         try (PrintStream into = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(into);
-            code = Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
+            code = Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--calls", callStyle, "--json", "-");
         } finally {
             System.setOut(stdout);
         }
@@ -147,11 +159,13 @@ final class CompareCommand implements Callable<Integer> {
 
     @SuppressWarnings("unchecked")
     private String table(Map<String, Object> rawDoc, Map<String, Object> mpiDoc, String mpiTransport,
-                         List<Map<String, Object>> rows, List<String> flags) {
+                         List<Map<String, Object>> rows, List<String> flags, Map<String, Object> ucx) {
         StringBuilder b = new StringBuilder();
         Map<String, Object> mpiFacts = (Map<String, Object>) mpiDoc.get("transport_facts");
         b.append(String.format(Locale.ROOT, "fabprobe compare  %s  raw %s  vs  %s (%s)%n", method, raw, mpiTransport,
                 mpiFacts == null ? "?" : mpiFacts.get("library")));
+        b.append("calls: ").append(callsNote()).append('\n');
+        if (!ucx.isEmpty()) b.append("UCX pinned: raw ").append(ucx.get("raw")).append(", MPI ").append(ucx.get("mpi")).append('\n');
         for (Map<String, Object> row : rows) {
             List<Object> rawRange = (List<Object>) row.get("raw_range");
             b.append(String.format(Locale.ROOT, "%nMPI range %s..%s B (raw range %s..%s B)%n", fmt(row.get("from_bytes")),
@@ -169,6 +183,49 @@ final class CompareCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead.%n"));
         for (String f : flags) b.append("FLAG ").append(f).append('\n');
         return b.toString();
+    }
+
+    /** The UCX settings each side pinned (facts ucx.*), where either side runs over UCX. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> ucxSettings(Map<String, Object> rawDoc, Map<String, Object> mpiDoc) {
+        Map<String, Object> rawUcx = ucxFacts((Map<String, Object>) rawDoc.get("transport_facts"));
+        Map<String, Object> mpiUcx = ucxFacts((Map<String, Object>) mpiDoc.get("transport_facts"));
+        if (rawUcx.isEmpty() && mpiUcx.isEmpty()) return new LinkedHashMap<>();
+        return Json.object("raw", rawUcx, "mpi", mpiUcx);
+    }
+
+    private static Map<String, Object> ucxFacts(Map<String, Object> facts) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (facts != null) facts.forEach((k, v) -> {
+            if (k.startsWith("ucx.")) m.put(k.substring(4), v);
+        });
+        return m;
+    }
+
+    /** Like for like: the same pinned UCX settings on both sides (the MPI's own "self" transport aside). */
+    @SuppressWarnings("unchecked")
+    static List<String> ucxFlags(Map<String, Object> ucx) {
+        List<String> flags = new ArrayList<>();
+        if (ucx.isEmpty()) return flags;
+        Map<String, Object> raw = (Map<String, Object>) ucx.get("raw"), mpi = (Map<String, Object>) ucx.get("mpi");
+        java.util.Set<String> keys = new java.util.TreeSet<>(raw.keySet());
+        keys.addAll(mpi.keySet());
+        for (String key : keys) {
+            String a = String.valueOf(raw.get(key)), b = String.valueOf(mpi.get(key));
+            if (key.equals("TLS")) b = b.replace(",self", "");
+            if (!a.equals(b)) {
+                flags.add("UCX_" + key + " differs: raw " + raw.get(key) + ", MPI " + mpi.get(key) + " (not like for like)");
+            }
+        }
+        return flags;
+    }
+
+    /** What o_s means on each side, for the table and the JSON. */
+    private String callsNote() {
+        return calls.equals("nonblocking")
+                ? "raw: post, poll until the send completes; MPI: MPI_Isend, MPI_Test until it completes (the same calls)"
+                : "raw: post, poll until the send completes; MPI: MPI_Send until it returns (the paper's o_s; "
+                        + "not the raw side's calls: under pml ucx another protocol)";
     }
 
     private static String pm(Map<String, Object> e, double scale, boolean perByte) {

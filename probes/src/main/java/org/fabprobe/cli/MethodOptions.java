@@ -5,6 +5,7 @@ import java.util.Map;
 import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.method.Sampler;
+import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
 import picocli.CommandLine.Option;
 
@@ -37,13 +38,21 @@ final class MethodOptions {
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
     }
 
-    void describe(Map<String, Object> settings, Sampler sampler) {
+    void describe(Map<String, Object> settings, Sampler sampler, PingPong.Calls calls) {
+        settings.put("calls", calls.label());
+        settings.put("calls_detail", describeCalls(calls));
         settings.put("sampling", sampler.toString());
         settings.put("ci_target_percent", ciPercent);
         settings.put("batch", batch);
         settings.put("max_reps", maxReps);
         settings.put("time_cap", timeCap);
         settings.put("depth", DEPTH);
+    }
+
+    /** What the table's header and the JSON's settings.calls say about the calls. */
+    static String describeCalls(PingPong.Calls calls) {
+        return calls == PingPong.Calls.BLOCKING ? "blocking (MPI_Send / MPI_Recv)"
+                : "nonblocking (post, then poll progress; MPI_Isend / MPI_Irecv / MPI_Test under mpi)";
     }
 
     /** What one method run returns, with the facts the report needs. */
@@ -54,16 +63,15 @@ final class MethodOptions {
     }
 
     /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
-    static <R> Run<R> run(SessionOptions session, long largestMessage, Body<R> body) {
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("depth", Integer.toString(DEPTH));
+    static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Body<R> body) {
+        Map<String, String> params = Probe.params(DEPTH, calls);
         SessionSpec spec = session.spec(largestMessage, DEPTH, "probe", params);
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
         long start = System.nanoTime();
         R result = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
             facts.putAll(t.facts());
-            Probe probe = new Probe(t, await, control, DEPTH);
+            Probe probe = new Probe(t, await, control, DEPTH, calls);
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);
             R r = body.run(probe);
             probe.end();

@@ -16,7 +16,7 @@ public final class Patterns {
         return switch (name) {
             case "pingpong" -> PingPong.fromParams(params)::mirror;
             case "stream" -> Stream.fromParams(params)::mirror;
-            case "probe" -> (t, await, control) -> Probe.mirror(t, await, control, Integer.parseInt(params.get("depth")));
+            case "probe" -> (t, await, control) -> Probe.mirror(t, await, control, params);
             default -> throw new IllegalArgumentException("unknown pattern '" + name + "'");
         };
     }

@@ -176,9 +176,11 @@ public final class MethodReport {
     private static StringBuilder header(Context c, String command, String method) {
         RunFacts run = c.run();
         String library = run.transportFacts().getOrDefault("library", "");
-        return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n",
+        Object calls = run.settings().get("calls_detail");
+        return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
-                run.host().getOrDefault("hostname", "?"), method, run.settings().get("sampling")));
+                run.host().getOrDefault("hostname", "?"), method, run.settings().get("sampling"),
+                calls == null ? "" : "calls: " + calls + "\n"));
     }
 
     private static void parameters(StringBuilder b, String title, List<ParameterSet> sets) {

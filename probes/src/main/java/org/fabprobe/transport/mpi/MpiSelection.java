@@ -5,6 +5,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.ucx.UcxSettings;
 
 /**
  * {@code mpi:IMPL/SELECTION}: which MPI, and what it runs over, named like the raw transport
@@ -24,7 +25,16 @@ import org.fabprobe.transport.TransportException;
  */
 public record MpiSelection(Mpi.Implementation implementation, String underneath, Map<String, String> environment) {
 
+    /** The selection without a source address: UCX devices are left to UCX (names, launchers, collectives). */
     public static MpiSelection parse(String name) {
+        return parse(name, null);
+    }
+
+    /**
+     * @param sourceNode the address the ranks bind to (--src-addr), or null: over UCX the same
+     *                   {@link UcxSettings} as raw ucx:TLS are pinned from it
+     */
+    public static MpiSelection parse(String name, String sourceNode) {
         if (!name.startsWith("mpi:")) throw unknown(name, "an MPI transport starts with mpi:");
         String rest = name.substring(4);
         int slash = rest.indexOf('/');
@@ -36,7 +46,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         } catch (IllegalArgumentException e) {
             throw unknown(name, e.getMessage());
         }
-        return new MpiSelection(implementation, under, environment(name, implementation, under));
+        return new MpiSelection(implementation, under, environment(name, implementation, under, sourceNode));
     }
 
     /** The raw transport this MPI runs over (for compare), or "" if the MPI chooses. */
@@ -45,7 +55,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         return underneath;
     }
 
-    private static Map<String, String> environment(String name, Mpi.Implementation impl, String under) {
+    private static Map<String, String> environment(String name, Mpi.Implementation impl, String under, String sourceNode) {
         Map<String, String> env = new LinkedHashMap<>();
         // MPI must not take the signals HotSpot lives on (SIGSEGV for null checks and safepoints)
         env.put("UCX_ERROR_SIGNALS", "");
@@ -64,7 +74,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
                         // pml ucx refuses non-Mellanox devices unless told otherwise
                         env.put("OMPI_MCA_pml_ucx_tls", "any");
                         env.put("OMPI_MCA_pml_ucx_devices", "any");
-                        env.put("UCX_TLS", withSelf(detail));
+                        putUcx(env, detail, sourceNode);
                     }
                     case "ofi" -> {
                         if (detail.equals("shm")) {
@@ -92,7 +102,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
             case MPICH -> {
                 // Debian's MPICH is built for ch4:ucx; an ofi build reads FI_PROVIDER the same way
                 switch (kind) {
-                    case "ucx" -> env.put("UCX_TLS", withSelf(detail));
+                    case "ucx" -> putUcx(env, detail, sourceNode);
                     case "ofi" -> env.put("FI_PROVIDER", detail);
                     default -> throw unknown(name, "MPICH runs over ucx:TLS (ch4:ucx) or ofi:PROVIDER (ch4:ofi)");
                 }
@@ -100,6 +110,25 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         }
         if (kind.equals("ucx")) env.put("UCX_WARN_UNUSED_ENV_VARS", "n");
         return env;
+    }
+
+    /** Raw ucx:TLS's own settings, as UCX_* variables ("self" added to the TLS). */
+    private static void putUcx(Map<String, String> env, String tls, String sourceNode) {
+        UcxSettings.pinned(withSelf(tls), sourceNode, allRanksOnThisHost()).forEach((k, v) -> env.put("UCX_" + k, v));
+    }
+
+    /**
+     * Whether every rank runs on this host, from what the launcher tells each rank (Open MPI:
+     * OMPI_COMM_WORLD_LOCAL_SIZE and _SIZE; MPICH Hydra: MPI_LOCALNRANKS and PMI_SIZE). Not
+     * started by a launcher (the measure process before it starts one): one process, true.
+     */
+    static boolean allRanksOnThisHost() {
+        return sameCount("OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE") && sameCount("MPI_LOCALNRANKS", "PMI_SIZE");
+    }
+
+    private static boolean sameCount(String local, String world) {
+        String l = System.getenv(local), w = System.getenv(world);
+        return l == null || w == null || l.strip().equals(w.strip());
     }
 
     /** The MPI also talks to itself (a rank's own messages); raw UCX does not need "self". */

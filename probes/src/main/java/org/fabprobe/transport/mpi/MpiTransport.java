@@ -34,7 +34,7 @@ public final class MpiTransport implements Transport {
 
     private MpiTransport(String name, TransportOptions options) {
         this.name = name;
-        this.world = MpiWorld.open(name);
+        this.world = MpiWorld.open(name, options.sourceNode());
         if (world.size() != 2) {
             int size = world.size();
             world.close();

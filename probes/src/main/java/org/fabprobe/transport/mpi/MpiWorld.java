@@ -7,6 +7,7 @@ import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.mpi.MpiException;
 import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.ucx.UcxSettings;
 
 /**
  * MPI_COMM_WORLD of any size, for the collectives: the same environment and facts as
@@ -34,10 +35,19 @@ public final class MpiWorld implements AutoCloseable {
         facts.put("mpi", selection.implementation().id);
         facts.put("over", selection.underneath().isEmpty() ? "(the MPI's own choice)" : selection.underneath());
         selection.environment().forEach((k, v) -> facts.put("env." + k, v));
+        if (selection.environment().containsKey("UCX_TLS")) {
+            facts.putAll(UcxSettings.facts(Map.of("TLS", selection.environment().get("UCX_TLS"),
+                    "NET_DEVICES", selection.environment().getOrDefault("UCX_NET_DEVICES", UcxSettings.UCX_DEFAULT))));
+        }
     }
 
     public static MpiWorld open(String name) {
         return new MpiWorld(name, MpiSelection.parse(name));
+    }
+
+    /** With the address the ranks bind to (UCX devices pinned as for raw ucx:TLS). */
+    public static MpiWorld open(String name, String sourceNode) {
+        return new MpiWorld(name, MpiSelection.parse(name, sourceNode));
     }
 
     public Mpi mpi() {

@@ -58,6 +58,9 @@ public final class UcxTransport implements Transport {
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
     private boolean postedSinceLastCheck;
 
+    /** What {@link UcxSettings} pinned, for the facts. */
+    private Map<String, String> pinned = Map.of();
+
     private UcxTransport(String name, TransportOptions options) {
         this.name = name;
         this.depth = options.depth();
@@ -88,8 +91,9 @@ public final class UcxTransport implements Transport {
         Ucs.check(ucp_config_read(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
         MemorySegment config = out.get(ADDRESS, 0);
         try {
-            modify(config, "TLS", tls);
-            if (tls.contains("tcp") && isLoopback(options.sourceNode())) modify(config, "NET_DEVICES", "lo");
+            // raw local mode: the mirror runs on this host
+            pinned = UcxSettings.pinned(tls, options.sourceNode(), true);
+            pinned.forEach((key, value) -> modify(config, key, value));
             MemorySegment params = arena.allocate(ucp_params.layout());
             ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());
             ucp_params.features(params, UCP_FEATURE_TAG());
@@ -134,6 +138,7 @@ public final class UcxTransport implements Transport {
         facts.put("tls", tls);
         facts.put("devices", devicesFor(tls, resources));
         facts.put("err_mode", "none");
+        facts.putAll(UcxSettings.facts(pinned));
         NativeEnvironment.reclaimTerminationSignals();
     }
 
@@ -172,10 +177,6 @@ public final class UcxTransport implements Transport {
         return String.join(",", resources.stream()
                 .filter(r -> names.contains(r.transport()) || names.contains("all"))
                 .map(r -> r.transport() + "/" + r.device()).toList());
-    }
-
-    static boolean isLoopback(String node) {
-        return node.startsWith("127.") || node.equals("::1") || node.equals("localhost");
     }
 
     private void modify(MemorySegment config, String key, String value) {
