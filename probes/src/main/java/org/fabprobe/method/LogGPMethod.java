@@ -42,7 +42,7 @@ public final class LogGPMethod {
 
     public LogGPMethod(Probe probe, Sampler sampler) {
         this.probe = probe;
-        this.sampler = sampler;
+        this.sampler = sampler.watching(probe::disturbances);
     }
 
     public Result run(Settings settings) {
@@ -69,7 +69,9 @@ public final class LogGPMethod {
             if (!prtt1.converged() || !prttN.converged() || !prttD.converged()) {
                 notes.add("size " + s + " B: not within the confidence target at the repetition/time cap");
             }
+            PLogPMethod.addIfPresent(notes, Sampler.disturbedNote("size " + s + " B", prtt1, prttN, prttD));
         }
+        PLogPMethod.addIfPresent(notes, sampler.discardedNote());
         return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
     }
 

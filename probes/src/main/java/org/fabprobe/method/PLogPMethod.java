@@ -71,7 +71,7 @@ public final class PLogPMethod {
 
     public PLogPMethod(Probe probe, Sampler sampler) {
         this.probe = probe;
-        this.sampler = sampler;
+        this.sampler = sampler.watching(probe::disturbances);
     }
 
     public Result run(Settings settings) {
@@ -126,8 +126,18 @@ public final class PLogPMethod {
             }
         }
         if (!gap0.saturated()) notes.add("g(0): saturation criteria not met at " + gap0.messages() + " messages");
+        addIfPresent(notes, Sampler.disturbedNote("g(0) train", gap0.rttN()));
+        for (SizeParams p : sizes) {
+            addIfPresent(notes, Sampler.disturbedNote("size " + p.size() + " B", p.sendOverhead(), p.recvOverhead(), p.rtt(),
+                    p.saturatedGap() == null ? null : p.saturatedGap().rttN()));
+        }
+        addIfPresent(notes, sampler.discardedNote());
         return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
                 (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);
+    }
+
+    static void addIfPresent(List<String> notes, String note) {
+        if (note != null) notes.add(note);
     }
 
     /** Doubles the train until the gap per message settles and the reply's round trip is negligible. */

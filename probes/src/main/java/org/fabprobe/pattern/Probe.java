@@ -36,7 +36,7 @@ import org.fabprobe.transport.Transport;
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
-    private static final String COMMAND = "probe";
+    private static final String COMMAND = "probe", DISTURBED = "disturbed";
     private static final int COMMAND_FIELDS = 5;
     /** 60 rounds of 200: every timed method called 12 000 times, past C2's invocation thresholds. */
     private static final int WARMUP_ROUNDS = 60;
@@ -54,6 +54,8 @@ public final class Probe {
     private long spunTicks, spins;
     private double[] spunPerRep = new double[64];
     private int spunReps;
+    /** Disturbances ({@link Disturbances}) of both sides in all batches so far, and this side's at the batch start. */
+    private long disturbances, batchStart;
 
     public Probe(Transport t, Await await, Control control, int depth, Calls calls) {
         if (calls == Calls.BLOCKING && !t.hasBlockingCalls()) {
@@ -111,6 +113,21 @@ public final class Probe {
         spins = 0;
     }
 
+    /**
+     * Both sides' disturbances in every batch so far: involuntary context switches of the two
+     * timing threads and the transports' missed deadlines. A batch during which this grew was
+     * disturbed.
+     */
+    public long disturbances() {
+        return disturbances;
+    }
+
+    /** Adds this batch's disturbances of both sides: ours, and the mirror's as it reports them. */
+    private void endBatch() {
+        long mine = Disturbances.of(t) - batchStart;
+        disturbances += mine + control.receive(DISTURBED);
+    }
+
     /** Half round trips are not used here: every value is a full interval in ns. */
     public record RoundTrips(double[] sendNs, double[] rttNs) {}
 
@@ -120,6 +137,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = roundTripOnce(size, back, r);
         }
+        endBatch();
         return new RoundTrips(toNs(sendTicks, reps), toNs(ticks, reps));
     }
 
@@ -156,6 +174,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = recvAfterDelayOnce(back, delay);
         }
+        endBatch();
         return toNs(ticks, reps);
     }
 
@@ -185,6 +204,7 @@ public final class Probe {
             ticks[r] = trainOnce(n, size, delay, back);
             endSpunRep();
         }
+        endBatch();
         return toNs(ticks, reps);
     }
 
@@ -220,6 +240,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = burstOnce(m, size, delay);
         }
+        endBatch();
         double[] ns = toNs(ticks, reps);
         for (int r = 0; r < reps; r++) ns[r] /= m;
         return ns;
@@ -283,6 +304,7 @@ public final class Probe {
 
     private void announce(int op, long size, long back, int n, int reps) {
         control.sendAll(COMMAND, op, size, back, n, reps);
+        batchStart = Disturbances.of(t);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
         t.postSend(0);
@@ -310,6 +332,7 @@ public final class Probe {
             if (op == END) return;
             long size = c[1], back = c[2];
             int n = (int) c[3], reps = (int) c[4];
+            long start = Disturbances.of(t);
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
@@ -319,6 +342,7 @@ public final class Probe {
                 case BURST -> mirrorBursts(t, await, depth, blocking, n, size, reps);
                 default -> throw new IllegalStateException("unknown probe " + op);
             }
+            control.send(DISTURBED, Disturbances.of(t) - start);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.PLogPMethod;
+import org.fabprobe.method.Sampler;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
@@ -35,7 +36,7 @@ public final class MethodReport {
                     us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
         }
         parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
-        footer(b, c, r.ranges(), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, r.ranges(), r.notes(), rtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -47,7 +48,7 @@ public final class MethodReport {
                     "gap_all_ns", estimate(p.gapAll()), "o_ns", estimate(p.overhead())));
         }
         return document(c, "fabprobe.loggp/1", Json.object("messages", r.messages(), "sizes", sizes),
-                r.ranges(), r.notes(), Json.object("measurement_ms", r.wallMs()));
+                r.ranges(), r.notes(), rtt(r), Json.object("measurement_ms", r.wallMs()));
     }
 
     public static String csv(LogGPMethod.Result r) {
@@ -81,7 +82,7 @@ public final class MethodReport {
         double[] ms = r.phasesMs();
         String phases = String.format(Locale.ROOT, "measurement: g(0) %.1f ms, o_s/o_r with implicit g(m) %.1f ms%s",
                 ms[0], ms[1], Double.isNaN(ms[2]) ? "" : String.format(Locale.ROOT, ", g(m) by saturation %.1f ms", ms[2]));
-        footer(b, c, r.loggp(), r.notes(), phases);
+        footer(b, c, r.loggp(), r.notes(), r.sizes().getFirst().rtt().value(), phases);
         return b.toString();
     }
 
@@ -96,7 +97,7 @@ public final class MethodReport {
         }
         double[] ms = r.phasesMs();
         return document(c, "fabprobe.plogp/1", Json.object("g0", saturation(r.gap0()), "L_ns", estimate(r.latency()),
-                "sizes", sizes), r.loggp(), r.notes(), Json.object("g0_ms", ms[0], "overheads_ms", ms[1],
+                "sizes", sizes), r.loggp(), r.notes(), r.sizes().getFirst().rtt().value(), Json.object("g0_ms", ms[0], "overheads_ms", ms[1],
                 "saturation_ms", ms[2], "measurement_ms", ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2])));
     }
 
@@ -139,7 +140,7 @@ public final class MethodReport {
             }
         }
         parameters(b, "LogP read off the signature (0-byte requests):", List.of(r.parameters()));
-        footer(b, c, List.of(r.parameters()), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, List.of(r.parameters()), r.notes(), r.rtt().value(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -157,7 +158,7 @@ public final class MethodReport {
             bulk.add(Json.object("size_bytes", k.size(), "o_s_ns", sampled(k.sendOverhead()), "g_ns", estimate(k.gap())));
         }
         return document(c, "fabprobe.signature/1", Json.object("rtt_ns", sampled(r.rtt()), "curves", curves, "bulk", bulk),
-                List.of(r.parameters()), r.notes(), Json.object("measurement_ms", r.wallMs()));
+                List.of(r.parameters()), r.notes(), r.rtt().value(), Json.object("measurement_ms", r.wallMs()));
     }
 
     public static String csv(SignatureMethod.Result r) {
@@ -195,21 +196,39 @@ public final class MethodReport {
         }
     }
 
-    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, String timing) {
-        List<String> flags = flags(sets);
+    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, double rttNs,
+                               String timing) {
+        List<String> flags = flags(sets, notes, rttNs);
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
         for (String n : notes) b.append("note: ").append(n).append('\n');
         b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
     }
 
-    public static List<String> flags(List<ParameterSet> sets) {
+    /**
+     * Physically inconsistent or absurd parameter sets, and values measured only while
+     * disturbed: never printed as if fine.
+     *
+     * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
+     */
+    public static List<String> flags(List<ParameterSet> sets, List<String> notes, double rttNs) {
         List<String> flags = new ArrayList<>();
-        for (ParameterSet p : sets) flags.addAll(p.inconsistencies());
+        for (ParameterSet p : sets) {
+            flags.addAll(p.inconsistencies());
+            flags.addAll(p.absurdities(rttNs));
+        }
+        long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
+        if (disturbed > 0) {
+            flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");
+        }
         return flags;
     }
 
+    private static double rtt(LogGPMethod.Result r) {
+        return r.sizes().isEmpty() ? Double.NaN : r.sizes().getFirst().prtt1().value();
+    }
+
     private static String document(Context c, String schema, Map<String, Object> data, List<ParameterSet> sets,
-                                   List<String> notes, Map<String, Object> timing) {
+                                   List<String> notes, double rttNs, Map<String, Object> timing) {
         RunFacts run = c.run();
         List<Object> parameters = new ArrayList<>();
         for (ParameterSet p : sets) {
@@ -221,7 +240,7 @@ public final class MethodReport {
         Map<String, Object> doc = Json.object("schema", schema, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
                 "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", c.wallSeconds(), "timing", timing, "parameters", parameters, "flags", flags(sets),
+                "wall_seconds", c.wallSeconds(), "timing", timing, "parameters", parameters, "flags", flags(sets, notes, rttNs),
                 "notes", notes);
         doc.putAll(data);
         return Json.write(doc);
@@ -235,7 +254,7 @@ public final class MethodReport {
         Summary m = s.summary();
         return Json.object("median", s.value(), "ci95", s.median().ci95(), "min", m.min(), "p99", m.p99(),
                 "mean", m.mean(), "repetitions", m.count(), "outliers", m.outliers(), "converged", s.converged(),
-                "wall_ms", s.wallMs());
+                "wall_ms", s.wallMs(), "disturbed_batches", s.disturbedBatches(), "disturbed", s.disturbed());
     }
 
     private static Map<String, Object> saturation(PLogPMethod.Saturation s) {
