@@ -17,6 +17,8 @@ public final class ExitCode {
     public static final int TRANSPORT_ERROR = 6;
     /** A native library or other prerequisite is missing. */
     public static final int MISSING_DEPENDENCY = 7;
+    /** The peer refused the session: authentication failed, another protocol version, or busy. */
+    public static final int PEER_REFUSED = 8;
     /** Interrupted (Ctrl-C). */
     public static final int INTERRUPTED = 130;
 

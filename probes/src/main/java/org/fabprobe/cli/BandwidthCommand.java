@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
@@ -47,12 +46,12 @@ final class BandwidthCommand implements Callable<Integer> {
         if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
         SessionOptions.checkCounts(repetitions, warmup);
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
-        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), "stream", stream.params());
+        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule());
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
-        double[][] windowNs = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+        double[][] windowNs = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
             return stream.measure(t, await, control);
         });

@@ -19,6 +19,7 @@ import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.report.RunFacts;
 import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.launch.HostFacts;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -145,7 +146,7 @@ final class CollectivesCommand implements Callable<Integer> {
         facts.put("max_reps", method.maxReps);
         facts.put("time_cap", method.timeCap);
         RunFacts run = new RunFacts("fabprobe " + Main.version(), "collectives", transport,
-                results.getFirst().transportFacts(), facts, HostFacts.collect(), Clock.facts(), startedAt);
+                results.getFirst().transportFacts(), facts, HostFacts.collect(), java.util.Map.of(), Clock.facts(), startedAt);
         var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
 
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
@@ -157,15 +158,14 @@ final class CollectivesCommand implements Callable<Integer> {
 
     /** This rank's part of the world-size run; the result on rank 0, null elsewhere. */
     private CollectivesMethod.Result measureWorld(CollectivesMethod.Settings settings, long largest) {
-        try (MpiWorld world = MpiWorld.open(transport)) {
-            CollectivesMethod m = new CollectivesMethod(world.mpi(), world.size(), largest);
-            try {
-                CollectivesMethod.Result r = m.run(settings, world.facts());
-                world.mpi().barrier();
-                return world.rank() == 0 ? r : null;
-            } finally {
-                m.close();
-            }
+        MpiWorld world = MpiWorld.open(transport); // left at the end of the run (cli.Main)
+        CollectivesMethod m = new CollectivesMethod(world.mpi(), world.size(), largest);
+        try {
+            CollectivesMethod.Result r = m.run(settings, world.facts());
+            world.mpi().barrier();
+            return world.rank() == 0 ? r : null;
+        } finally {
+            m.close();
         }
     }
 

@@ -15,7 +15,9 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.report.Json;
 import org.fabprobe.report.JsonReader;
+import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -69,6 +71,15 @@ final class CompareCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
         }
         String startedAt = Instant.now().toString();
+        if (MpiLauncher.underLauncher()) {
+            // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
+            // settings, and the raw run's bootstrap uses that same world
+            if (MpiWorld.open(mpiTransport).rank() != 0) {
+                measure(raw, "nonblocking");
+                measure(mpiTransport, calls);
+                return 0; // a mirror or idle rank: rank 0 reports
+            }
+        }
         Map<String, Object> rawDoc = measure(raw, "nonblocking");
         Map<String, Object> mpiDoc = measure(mpiTransport, calls);
         List<Map<String, Object>> rows = differences(sets(rawDoc), sets(mpiDoc));
@@ -99,6 +110,7 @@ final class CompareCommand implements Callable<Integer> {
             System.setOut(stdout);
         }
         if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
+        if (MpiWorld.currentRank() > 0) return Map.of();
         String text = captured.toString(StandardCharsets.UTF_8);
         int start = text.indexOf('{'); // a launcher may print a line of its own first
         try {

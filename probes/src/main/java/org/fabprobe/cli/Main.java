@@ -1,6 +1,8 @@
 package org.fabprobe.cli;
 
 import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.Session;
+import org.fabprobe.transport.mpi.MpiWorld;
 import org.fabprobe.transport.mpi.MpiSelection;
 
 import org.fabprobe.ExitCode;
@@ -15,7 +17,7 @@ import picocli.CommandLine.Command;
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
                 LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                CollectivesCommand.class, MirrorCommand.class,
+                CollectivesCommand.class, MirrorCommand.class, SecretCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -27,6 +29,7 @@ import picocli.CommandLine.Command;
                 "5:peer timed out or died",
                 "6:transport error (decoded libfabric/UCX message)",
                 "7:missing native library",
+                "8:the mirror refused the session (authentication, protocol version, busy)",
                 "130:interrupted"})
 public final class Main {
 
@@ -49,11 +52,29 @@ public final class Main {
         }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
-        return cli.execute(args);
+        depth++;
+        try {
+            return cli.execute(args);
+        } finally {
+            if (--depth == 0) leaveMpi();
+        }
+    }
+
+    /** Nested runs (compare runs two commands) share MPI; only the outermost leaves it. */
+    private static int depth;
+
+    /** Every rank leaves MPI once, at the very end (several runs may share it: compare under a launcher). */
+    private static void leaveMpi() {
+        try {
+            MpiWorld.leave();
+        } catch (RuntimeException e) {
+            System.err.println("fabprobe: leaving MPI: " + e.getMessage());
+        }
     }
 
     /** One line on stderr and a distinct exit code, never a stack trace. */
     static int report(Throwable e) {
+        if (e instanceof Session.NotMeasure) return ExitCode.OK; // a launcher's mirror or idle rank: nothing to say
         Throwable cause = e;
         while ((cause instanceof RuntimeException || cause instanceof ExceptionInInitializerError)
                 && !(cause instanceof FabprobeException) && cause.getCause() != null) {

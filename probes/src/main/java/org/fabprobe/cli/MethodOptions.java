@@ -2,11 +2,11 @@ package org.fabprobe.cli;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
+import org.fabprobe.pattern.Schedule;
 import picocli.CommandLine.Option;
 
 /** Options of the LogP methods: how hard to sample, and the run itself (probe session). */
@@ -64,12 +64,11 @@ final class MethodOptions {
 
     /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
     static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Body<R> body) {
-        Map<String, String> params = Probe.params(DEPTH, calls);
-        SessionSpec spec = session.spec(largestMessage, DEPTH, "probe", params);
+        SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls));
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
         long start = System.nanoTime();
-        R result = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+        R result = session.run(spec, (t, await, control) -> {
             facts.putAll(t.facts());
             Probe probe = new Probe(t, await, control, DEPTH, calls);
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);

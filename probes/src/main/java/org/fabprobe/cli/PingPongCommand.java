@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.launch.LocalSession;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.HockneyFitter;
 import org.fabprobe.model.Statistics;
@@ -51,12 +50,12 @@ final class PingPongCommand implements Callable<Integer> {
         long[] sizeList = SizeList.parse(sizes);
         SessionOptions.checkCounts(repetitions, warmup);
         PingPong pingPong = new PingPong(sizeList, warmup, repetitions, calls(calls, session.transport));
-        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, "pingpong", pingPong.params());
+        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, pingPong.schedule());
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
-        PingPong.Samples samples = LocalSession.run(spec, session.measureCpu(), (t, await, control) -> {
+        PingPong.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
             return pingPong.measure(t, await, control);
         });

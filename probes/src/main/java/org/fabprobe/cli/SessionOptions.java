@@ -3,14 +3,18 @@ package org.fabprobe.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.HostFacts;
+import org.fabprobe.launch.PeerOptions;
+import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.pattern.Schedule;
 import org.fabprobe.report.RunFacts;
-import org.fabprobe.transport.TransportOptions;
 import picocli.CommandLine.Option;
 
-/** Options every measuring subcommand shares: where to measure and where results go. */
+/** Options every measuring subcommand shares: what to measure over, where the mirror is, where results go. */
 final class SessionOptions {
     static final int MAX_REPETITIONS = 10_000_000;
 
@@ -20,6 +24,17 @@ final class SessionOptions {
                     "or sim:L=..,os=..,or=..,g=..,G=..[;>SIZE:...] (emulated). Default: ${DEFAULT-VALUE}"})
     String transport;
 
+    @Option(names = "--peer", paramLabel = "HOST[:PORT]",
+            description = "Measure against 'fabprobe mirror --listen' on another host (default port 7470) instead of a local mirror.")
+    String peer;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "The secret shared with the mirror (from 'fabprobe secret'); else $FABPROBE_SECRET.")
+    Path secretFile;
+
+    @Option(names = "--insecure", description = "Accept a mirror that runs without a secret.")
+    boolean insecure;
+
     @Option(names = "--timeout", defaultValue = "5s",
             description = "Longest wait for the peer before failing (e.g. 500ms, 5s, 1m). Default: ${DEFAULT-VALUE}")
     String timeout;
@@ -27,8 +42,9 @@ final class SessionOptions {
     @Option(names = "--cpus", split = ",", description = "Pin measure and mirror to these two CPUs, e.g. 0,1.")
     int[] cpus;
 
-    @Option(names = "--src-addr", defaultValue = "127.0.0.1",
-            description = "Address network transports bind to (local mode: loopback). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--src-addr", paramLabel = "ADDRESS",
+            description = "Address network transports bind to. Default: the interface the mirror is reached"
+                    + " through (local mode: 127.0.0.1).")
     String sourceAddress;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the full result as JSON (- for stdout, replacing the table).")
@@ -37,28 +53,34 @@ final class SessionOptions {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write per-size rows as CSV (- for stdout, replacing the table).")
     Path csv;
 
+    /** What the last session reported besides its result. */
+    private Session.Facts facts;
+
     Duration timeoutDuration() {
         return Durations.parse(timeout);
     }
 
-    int measureCpu() {
-        return cpus == null ? -1 : cpus[0];
-    }
-
-    SessionSpec spec(long largestMessage, int depth, String pattern, Map<String, String> params) {
+    SessionSpec spec(long largestMessage, int depth, Schedule schedule) {
         if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
-        TransportOptions options = new TransportOptions(largestMessage, depth, timeoutDuration(), sourceAddress);
-        return new SessionSpec(transport, options, cpus == null ? -1 : cpus[1], pattern, params);
+        return new SessionSpec(transport, largestMessage, depth, timeoutDuration(), cpus == null ? -1 : cpus[1], schedule);
     }
 
-    /** The run's facts: the command's own settings plus these options, host and clock. */
+    /** Runs the measure half against a mirror met as these options say (local child, --peer, launcher, MPI). */
+    <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf) {
+        PeerOptions peerOptions = new PeerOptions(peer, secretFile, insecure, sourceAddress);
+        return Session.run(peerOptions, spec, cpus == null ? -1 : cpus[0], measureHalf, f -> facts = f);
+    }
+
+    /** The run's facts: the command's own settings plus these options, both hosts and the clock. */
     RunFacts runFacts(String command, Map<String, String> transportFacts, Map<String, Object> settings,
                       String startedAt) {
         settings.put("timeout_ms", timeoutDuration().toMillis());
         settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
-        settings.put("source_address", sourceAddress);
-        return new RunFacts("fabprobe " + Main.version(), command, transport, transportFacts, settings,
-                HostFacts.collect(), Clock.facts(), startedAt);
+        settings.put("source_address", facts == null || facts.sourceAddress().isEmpty() ? "(transport default)" : facts.sourceAddress());
+        settings.put("meeting", facts == null ? "?" : facts.meeting());
+        Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
+        return new RunFacts("fabprobe " + Main.version(), command, transport, transportFactsNow, settings,
+                HostFacts.collect(), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
     }
 
     /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */

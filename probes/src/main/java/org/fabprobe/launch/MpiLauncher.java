@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.bindings.NativeEnvironment;
@@ -25,9 +24,7 @@ public final class MpiLauncher {
 
     /** True inside a rank started by mpirun / mpiexec (Open MPI, MPICH Hydra, PMIx) or srun. */
     public static boolean underLauncher() {
-        Map<String, String> env = System.getenv();
-        return env.containsKey("OMPI_COMM_WORLD_SIZE") || env.containsKey("PMI_SIZE") || env.containsKey("PMI_RANK")
-                || env.containsKey("PMIX_RANK") || (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_STEP_ID"));
+        return Launcher.detect() != null;
     }
 
     /** The value of -t / --transport on a command line, or null. */
@@ -49,7 +46,7 @@ public final class MpiLauncher {
     /** Runs {@code args} as {@code ranks} ranks (collectives: one launch per p) and returns the launcher's exit code. */
     public static int relaunch(String[] args, MpiSelection selection, int ranks, PrintStream out, PrintStream err) {
         List<String> cmd = launcherCommand(selection.implementation(), ranks);
-        cmd.addAll(MirrorProcess.javaCommand());
+        cmd.addAll(ThisJvm.command());
         cmd.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(cmd);
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);

@@ -1,40 +1,107 @@
 package org.fabprobe.launch;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.pattern.PingPong;
+import org.fabprobe.pattern.Schedule;
 import org.fabprobe.transport.TransportOptions;
 
 /**
- * Everything the mirror must know to take part: which transport, how to open it, where
- * to run, and which pattern with which inputs. Sent over the rendezvous as text.
+ * Everything the mirror must know to take part: which transport, how large its buffers and
+ * how deep its queues, how long to wait, where to run, and which pattern with which inputs.
+ * Each side binds network transports to its own interface, so no address travels in here.
  *
- * @param cpu the CPU to pin to, or -1 for no pinning
+ * @param bufferBytes the largest message of the run
+ * @param depth       sends (and receives) a pattern may have outstanding
+ * @param mirrorCpu   the CPU the mirror pins itself to, or -1
  */
-public record SessionSpec(String transport, TransportOptions options, int cpu, String pattern,
-                          Map<String, String> patternParams) {
+public record SessionSpec(String transport, long bufferBytes, int depth, Duration timeout, int mirrorCpu,
+                          Schedule schedule) {
+    static final int MAX_DEPTH = 4096;
+    static final int MAX_SIZES = 4096;
+    static final long MAX_COUNT = 10_000_000;
+    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3;
 
-    Map<String, String> toMap() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("transport", transport);
-        m.put("buffer_bytes", Long.toString(options.bufferBytes()));
-        m.put("depth", Integer.toString(options.depth()));
-        m.put("timeout_ms", Long.toString(options.timeout().toMillis()));
-        m.put("source_node", options.sourceNode());
-        m.put("cpu", Integer.toString(cpu));
-        m.put("pattern", pattern);
-        patternParams.forEach((k, v) -> m.put("p." + k, v));
-        return m;
+    /** How this side opens the transport: bound to {@code sourceNode} ("" = the provider's choice). */
+    public TransportOptions options(String sourceNode) {
+        return new TransportOptions(bufferBytes, depth, timeout, sourceNode);
     }
 
-    static SessionSpec fromMap(Map<String, String> m) {
-        Map<String, String> params = new LinkedHashMap<>();
-        m.forEach((k, v) -> {
-            if (k.startsWith("p.")) params.put(k.substring(2), v);
-        });
-        TransportOptions options = new TransportOptions(Long.parseLong(m.get("buffer_bytes")),
-                Integer.parseInt(m.get("depth")), Duration.ofMillis(Long.parseLong(m.get("timeout_ms"))),
-                m.get("source_node"));
-        return new SessionSpec(m.get("transport"), options, Integer.parseInt(m.get("cpu")), m.get("pattern"), params);
+    byte[] encode() {
+        Payload.Writer w = new Payload.Writer().text(transport).int64(bufferBytes).int32(depth)
+                .int64(timeout.toMillis()).int32(mirrorCpu);
+        switch (schedule) {
+            case Schedule.PingPongSchedule s -> sizes(w.int32(PINGPONG), s.sizes()).int32(s.warmup())
+                    .int32(s.repetitions()).int32(s.calls().ordinal());
+            case Schedule.StreamSchedule s -> sizes(w.int32(STREAM), s.sizes()).int32(s.window())
+                    .int32(s.warmup()).int32(s.repetitions());
+            case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
+        }
+        return w.bytes();
+    }
+
+    /**
+     * Decodes what a measure process sent, refusing anything outside what fabprobe itself
+     * sends: the mirror runs exactly this and nothing else.
+     */
+    static SessionSpec decode(Payload.Reader r) {
+        String transport = r.text();
+        long bufferBytes = check(r.int64(), 0, 1L << 40, "buffer size");
+        int depth = (int) check(r.int32(), 1, MAX_DEPTH, "depth");
+        Duration timeout = Duration.ofMillis(check(r.int64(), 1, 3_600_000, "timeout (ms)"));
+        int cpu = (int) check(r.int32(), -1, 1 << 16, "cpu");
+        Schedule schedule = switch (r.int32()) {
+            case PINGPONG -> new Schedule.PingPongSchedule(sizes(r, bufferBytes), count(r.int32()), reps(r.int32()),
+                    calls(r.int32()));
+            case STREAM -> new Schedule.StreamSchedule(sizes(r, bufferBytes), (int) check(r.int32(), 1, MAX_DEPTH, "window"),
+                    count(r.int32()), reps(r.int32()));
+            case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()));
+            default -> throw refused("unknown pattern");
+        };
+        r.end();
+        int family = transport.indexOf(':');
+        String prefix = family < 0 ? transport : transport.substring(0, family);
+        if (!prefix.equals("ofi") && !prefix.equals("ucx") && !prefix.equals("sim")) {
+            throw refused("transport '" + transport + "' cannot run against a mirror (ofi:, ucx: or sim: only)");
+        }
+        return new SessionSpec(transport, bufferBytes, depth, timeout, cpu, schedule);
+    }
+
+    private static Payload.Writer sizes(Payload.Writer w, long[] sizes) {
+        w.int32(sizes.length);
+        for (long s : sizes) w.int64(s);
+        return w;
+    }
+
+    private static long[] sizes(Payload.Reader r, long bufferBytes) {
+        int n = (int) check(r.int32(), 1, MAX_SIZES, "number of sizes");
+        long[] sizes = new long[n];
+        for (int i = 0; i < n; i++) sizes[i] = check(r.int64(), 0, bufferBytes, "message size");
+        return sizes;
+    }
+
+    private static int count(int v) {
+        return (int) check(v, 0, MAX_COUNT, "warm-up count");
+    }
+
+    private static int reps(int v) {
+        return (int) check(v, 1, MAX_COUNT, "repetitions");
+    }
+
+    /** Blocking calls exist only over MPI, which never runs against a mirror. */
+    private static PingPong.Calls calls(int ordinal) {
+        check(ordinal, PingPong.Calls.NONBLOCKING.ordinal(), PingPong.Calls.NONBLOCKING.ordinal(), "call style");
+        return PingPong.Calls.NONBLOCKING;
+    }
+
+    private static long check(long v, long min, long max, String what) {
+        if (v < min || v > max) throw refused(what + " " + v + " outside " + min + ".." + max);
+        return v;
+    }
+
+    private static FabprobeException refused(String why) {
+        return new FabprobeException(ExitCode.USAGE, "the mirror refuses the session: " + why);
     }
 }

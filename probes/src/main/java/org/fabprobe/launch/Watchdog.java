@@ -55,6 +55,7 @@ public final class Watchdog implements AutoCloseable {
                 System.err.println("fabprobe: " + what + " stuck inside the transport library for " + limitMs
                         + " ms (peer dead or stopped, or died holding a shared lock); giving up");
                 beforeHalt.run();
+                Leftovers.removeDead();
                 System.err.flush();
                 exitNow(ExitCode.PEER_TIMEOUT);
             }

@@ -1,8 +1,6 @@
 package org.fabprobe.pattern;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 
@@ -83,19 +81,12 @@ public final class PingPong {
     }
 
     /** The inputs the mirror needs to follow the same schedule. */
-    public Map<String, String> params() {
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("sizes", Patterns.formatSizes(sizes));
-        p.put("warmup", Integer.toString(warmup));
-        p.put("repetitions", Integer.toString(repetitions));
-        p.put("calls", calls.name());
-        return p;
+    public Schedule.PingPongSchedule schedule() {
+        return new Schedule.PingPongSchedule(sizes.clone(), warmup, repetitions, calls);
     }
 
-    public static PingPong fromParams(Map<String, String> p) {
-        long[] sizes = Patterns.parseSizes(p.get("sizes"));
-        return new PingPong(sizes, Integer.parseInt(p.get("warmup")), Integer.parseInt(p.get("repetitions")),
-                Calls.valueOf(p.get("calls")));
+    public static PingPong of(Schedule.PingPongSchedule s) {
+        return new PingPong(s.sizes(), s.warmup(), s.repetitions(), s.calls());
     }
 
     /**

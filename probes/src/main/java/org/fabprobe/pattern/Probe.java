@@ -37,7 +37,19 @@ import org.fabprobe.transport.Transport;
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
     private static final String COMMAND = "probe", DISTURBED = "disturbed";
-    private static final int COMMAND_FIELDS = 5;
+
+    /** What the measure side announces before each batch: which probe, sizes, count, repetitions. */
+    record Command(int op, long size, long back, int n, int reps) {
+        long[] fields() {
+            return new long[] {op, size, back, n, reps};
+        }
+
+        static Command of(long[] f) {
+            return new Command((int) f[0], f[1], f[2], (int) f[3], (int) f[4]);
+        }
+
+        static final int FIELDS = 5;
+    }
     /** 60 rounds of 200: every timed method called 12 000 times, past C2's invocation thresholds. */
     private static final int WARMUP_ROUNDS = 60;
 
@@ -299,11 +311,11 @@ public final class Probe {
 
     /** Tells the mirror that the measurement is over. */
     public void end() {
-        control.sendAll(COMMAND, END, 0, 0, 0, 0);
+        control.sendAll(COMMAND, new Command(END, 0, 0, 0, 0).fields());
     }
 
     private void announce(int op, long size, long back, int n, int reps) {
-        control.sendAll(COMMAND, op, size, back, n, reps);
+        control.sendAll(COMMAND, new Command(op, size, back, n, reps).fields());
         batchStart = Disturbances.of(t);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
@@ -312,26 +324,15 @@ public final class Probe {
         await.sends(t, sends + 1);
     }
 
-    /** The inputs the mirror needs: the depth and the calls. */
-    public static java.util.Map<String, String> params(int depth, Calls calls) {
-        return new java.util.LinkedHashMap<>(java.util.Map.of("depth", Integer.toString(depth), "calls", calls.name()));
-    }
-
-    /** Mirror half, from the measure side's {@link #params}. */
-    public static void mirror(Transport t, Await await, Control control, java.util.Map<String, String> params) {
-        mirror(t, await, control, Integer.parseInt(params.get("depth")),
-                Calls.valueOf(params.getOrDefault("calls", Calls.NONBLOCKING.name())));
-    }
-
     /** Mirror half: follows the measure side's batches until it says the measurement is over. */
     public static void mirror(Transport t, Await await, Control control, int depth, Calls calls) {
         boolean blocking = calls == Calls.BLOCKING;
         while (true) {
-            long[] c = control.receiveAll(COMMAND, COMMAND_FIELDS);
-            int op = (int) c[0];
+            Command c = Command.of(control.receiveAll(COMMAND, Command.FIELDS));
+            int op = c.op();
             if (op == END) return;
-            long size = c[1], back = c[2];
-            int n = (int) c[3], reps = (int) c[4];
+            long size = c.size(), back = c.back();
+            int n = c.n(), reps = c.reps();
             long start = Disturbances.of(t);
             long recvs = t.recvsCompleted();
             t.postRecv(0);

@@ -1,7 +1,5 @@
 package org.fabprobe.pattern;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 
@@ -49,19 +47,13 @@ public final class Stream {
         return window;
     }
 
-    public Map<String, String> params() {
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("sizes", Patterns.formatSizes(sizes));
-        p.put("window", Integer.toString(window));
-        p.put("warmup", Integer.toString(warmup));
-        p.put("repetitions", Integer.toString(repetitions));
-        return p;
+    /** The inputs the mirror needs to follow the same schedule. */
+    public Schedule.StreamSchedule schedule() {
+        return new Schedule.StreamSchedule(sizes.clone(), window, warmup, repetitions);
     }
 
-    public static Stream fromParams(Map<String, String> p) {
-        long[] sizes = Patterns.parseSizes(p.get("sizes"));
-        return new Stream(sizes, Integer.parseInt(p.get("window")), Integer.parseInt(p.get("warmup")),
-                Integer.parseInt(p.get("repetitions")));
+    public static Stream of(Schedule.StreamSchedule s) {
+        return new Stream(s.sizes(), s.window(), s.warmup(), s.repetitions());
     }
 
     /** Measure half: per size, the time of each timed window in ns. */

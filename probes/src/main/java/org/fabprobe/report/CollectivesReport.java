@@ -149,7 +149,7 @@ public final class CollectivesReport {
         }
         Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
                 "wall_seconds", c.wallSeconds(), "operations", operations, "runs", runs, "results", results,
                 "notes", c.notes());
         return Json.write(doc);

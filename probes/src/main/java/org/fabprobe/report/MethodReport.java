@@ -239,7 +239,7 @@ public final class MethodReport {
         timing.put("warmup_ms", c.warmupMs());
         Map<String, Object> doc = Json.object("schema", schema, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
                 "wall_seconds", c.wallSeconds(), "timing", timing, "parameters", parameters, "flags", flags(sets, notes, rttNs),
                 "notes", notes);
         doc.putAll(data);

@@ -74,7 +74,7 @@ public final class PingPongReport {
         }
         Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
                 "wall_seconds", r.wallSeconds(), "sizes", sizes, "hockney", fits);
         return Json.write(doc);
     }

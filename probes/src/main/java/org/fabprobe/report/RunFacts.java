@@ -11,11 +11,12 @@ import org.fabprobe.clock.ClockFacts;
  * @param transport   transport name as given, e.g. "ofi:shm"
  * @param transportFacts provider, fabric, domain, mr_mode, inject size, library version, ...
  * @param settings    the method's inputs: warm-up, repetitions, timeout, cpus, sizes, ...
- * @param host        hostname, kernel, cpu model, jvm
+ * @param host        hostname, kernel, cpu model, jvm of the measure process
+ * @param mirrorHost  the same of the mirror process (empty where the mirror runs this command line: MPI)
  * @param clock       the clock used
  * @param startedAt   ISO-8601 UTC start time
  */
 public record RunFacts(String tool, String command, String transport,
                        Map<String, String> transportFacts, Map<String, Object> settings,
-                       Map<String, String> host, ClockFacts clock, String startedAt) {
+                       Map<String, String> host, Map<String, String> mirrorHost, ClockFacts clock, String startedAt) {
 }

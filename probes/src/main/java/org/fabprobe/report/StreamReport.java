@@ -45,7 +45,7 @@ public final class StreamReport {
         }
         return Json.write(Json.object("schema", "fabprobe.bandwidth/1", "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
+                "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
                 "wall_seconds", wallSeconds, "sizes", sizes));
     }
 

@@ -24,7 +24,7 @@ public final class Transports {
                 yield UcxTransport.open(name, detail, options);
             }
             case "sim" -> SimTransport.open(name, detail, options);
-            case "mpi" -> org.fabprobe.transport.mpi.MpiTransport.open(name, options);
+            case "mpi" -> org.fabprobe.transport.mpi.MpiTransport.open(name, org.fabprobe.transport.mpi.MpiWorld.open(name), options);
             default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
                     + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:L=..,os=..,or=..,g=..,G=..");
         };

@@ -20,7 +20,7 @@ class PingPongReportTest {
         settings.put("source_address", null);
         RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm",
                 Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, Map.of("hostname", "node\"7"),
-                new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
+                Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
                 new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
                 new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5),

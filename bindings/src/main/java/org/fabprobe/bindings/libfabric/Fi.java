@@ -145,6 +145,12 @@ public final class Fi {
         return fi_ops_cm.getname.invoke(fi_ops_cm.getname(cm), ep, addr, addrlenInOut);
     }
 
+    /** fi_setname(&ep->fid, addr, addrlen): ep->cm->setname(...). */
+    public static int setname(MemorySegment ep, MemorySegment addr, long addrlen) {
+        MemorySegment cm = opsTable(ep, fid_ep.layout(), fid_ep.cm$offset(), fi_ops_cm.layout());
+        return fi_ops_cm.setname.invoke(fi_ops_cm.setname(cm), ep, addr, addrlen);
+    }
+
     /** fi_av_insert(av, addr, count, fi_addr, flags, context). */
     public static int avInsert(MemorySegment av, MemorySegment addr, long count, MemorySegment fiAddrOut,
                                long flags, MemorySegment context) {

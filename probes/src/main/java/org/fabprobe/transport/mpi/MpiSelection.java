@@ -25,9 +25,12 @@ import org.fabprobe.transport.ucx.UcxSettings;
  */
 public record MpiSelection(Mpi.Implementation implementation, String underneath, Map<String, String> environment) {
 
-    /** The selection without a source address: UCX devices are left to UCX (names, launchers, collectives). */
+    /**
+     * The selection as the ranks apply it: over UCX pinned as raw ucx:TLS in local mode is
+     * (bound to loopback) when every rank runs on this host, else left to UCX.
+     */
     public static MpiSelection parse(String name) {
-        return parse(name, null);
+        return parse(name, allRanksOnThisHost() ? "127.0.0.1" : null);
     }
 
     /**
@@ -47,6 +50,25 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
             throw unknown(name, e.getMessage());
         }
         return new MpiSelection(implementation, under, environment(name, implementation, under, sourceNode));
+    }
+
+    /**
+     * The MPI a launcher bootstrap of raw transports initializes only to exchange endpoints:
+     * Open MPI on ob1 with its shared-memory and TCP BTLs, so that it opens nothing on the
+     * fabric the raw transport is about to measure; MPICH as it comes.
+     */
+    public static MpiSelection bootstrap(Mpi.Implementation impl) {
+        Map<String, String> env = environment("mpi:" + impl.id, impl, "", null);
+        if (impl == Mpi.Implementation.OPENMPI) {
+            env.put("OMPI_MCA_pml", "ob1");
+            env.put("OMPI_MCA_btl", "self,vader,tcp");
+        }
+        return new MpiSelection(impl, "", env);
+    }
+
+    /** "mpi:openmpi/ucx:tcp", or "mpi:openmpi" when the MPI chooses. */
+    public String describe() {
+        return "mpi:" + implementation.id + (underneath.isEmpty() ? "" : "/" + underneath);
     }
 
     /** The raw transport this MPI runs over (for compare), or "" if the MPI chooses. */
@@ -114,7 +136,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
 
     /** Raw ucx:TLS's own settings, as UCX_* variables ("self" added to the TLS). */
     private static void putUcx(Map<String, String> env, String tls, String sourceNode) {
-        UcxSettings.pinned(withSelf(tls), sourceNode, allRanksOnThisHost()).forEach((k, v) -> env.put("UCX_" + k, v));
+        UcxSettings.pinned(withSelf(tls), sourceNode).forEach((k, v) -> env.put("UCX_" + k, v));
     }
 
     /**

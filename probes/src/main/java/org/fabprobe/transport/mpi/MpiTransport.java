@@ -32,13 +32,12 @@ public final class MpiTransport implements Transport {
     private long sendsPosted, sendsDone, recvsPosted, recvsDone;
     private boolean closed;
 
-    private MpiTransport(String name, TransportOptions options) {
+    private MpiTransport(String name, MpiWorld world, TransportOptions options) {
         this.name = name;
-        this.world = MpiWorld.open(name, options.sourceNode());
-        if (world.size() != 2) {
-            int size = world.size();
-            world.close();
-            throw new TransportException(ExitCode.USAGE, name + ": needs exactly 2 ranks (measure and mirror), got " + size);
+        this.world = world;
+        if (world.size() < 2 || world.rank() > 1) {
+            throw new TransportException(ExitCode.USAGE, name + ": measure and mirror are ranks 0 and 1 of at least 2, not rank "
+                    + world.rank() + " of " + world.size());
         }
         mpi = world.mpi();
         rank = world.rank();
@@ -56,17 +55,13 @@ public final class MpiTransport implements Transport {
         recvSlots = recvRequests.address();
     }
 
-    public static MpiTransport open(String name, TransportOptions options) {
-        return new MpiTransport(name, options);
+    /** Ranks 0 and 1 of {@code world}; the other ranks take no part. */
+    public static MpiTransport open(String name, MpiWorld world, TransportOptions options) {
+        return new MpiTransport(name, world, options);
     }
 
     public int rank() {
         return rank;
-    }
-
-    /** Both ranks meet here before MPI_Finalize. */
-    public void barrier() {
-        mpi.barrier();
     }
 
     @Override
@@ -185,13 +180,10 @@ public final class MpiTransport implements Transport {
     }
 
     @Override
+    /** Frees the buffers; MPI itself ends once per process, in {@link MpiWorld#leave()}. */
     public void close() {
         if (closed) return;
         closed = true;
-        try {
-            world.close();
-        } finally {
-            arena.close();
-        }
+        arena.close();
     }
 }

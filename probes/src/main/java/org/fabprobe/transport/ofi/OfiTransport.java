@@ -25,6 +25,7 @@ import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
+import org.fabprobe.transport.ShmNames;
 import org.fabprobe.transport.Transports;
 
 /**
@@ -100,8 +101,7 @@ public final class OfiTransport implements Transport {
                     ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
                     Libc.strdup(provider));
 
-            boolean socketBased = !provider.startsWith("shm");
-            String node = socketBased ? options.sourceNode() : "";
+            String node = socketBased(provider) ? options.sourceNode() : "";
             MemorySegment infoOut = arena.allocate(ADDRESS);
             int rc = fi_getinfo(Fi.requestedVersion(), node.isEmpty() ? MemorySegment.NULL : arena.allocateFrom(node),
                     MemorySegment.NULL, node.isEmpty() ? 0 : FI_SOURCE(), hints, infoOut);
@@ -147,6 +147,12 @@ public final class OfiTransport implements Transport {
         ep = opened(out);
         check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()), "fi_ep_bind(cq)");
         check(Fi.bind(ep, av, 0), "fi_ep_bind(av)");
+        if (!socketBased(provider)) {
+            // the shm provider names its region in /dev/shm after the endpoint: a name with our
+            // pid lets a later run remove what a killed one left (launch.Leftovers)
+            MemorySegment shmName = arena.allocateFrom(ShmNames.next());
+            check(Fi.setname(ep, shmName, shmName.byteSize()), "fi_setname");
+        }
         check(Fi.enable(ep), "fi_enable");
 
         // Page-aligned, zero-filled (so touched and backed: FI_MR_ALLOCATED) and registered once.
@@ -181,6 +187,11 @@ public final class OfiTransport implements Transport {
         check(Fi.getname(ep, addr, len), "fi_getname");
         address = addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         NativeEnvironment.reclaimTerminationSignals();
+    }
+
+    /** Providers that bind to an IP address (everything but shared memory). */
+    private static boolean socketBased(String provider) {
+        return !provider.startsWith("shm");
     }
 
     private MemorySegment register(MemorySegment domain, MemorySegment buf, long access, long key, long mrMode) {

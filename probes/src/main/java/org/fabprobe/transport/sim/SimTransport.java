@@ -64,8 +64,7 @@ public final class SimTransport implements Transport {
         double readCost = Clock.facts().readCostNs();
         this.exitNs = Double.isFinite(readCost) && readCost > 0 ? readCost : 0;
         Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
-        inboxFile = dir.resolve("fabprobe-sim-" + ProcessHandle.current().pid() + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        inboxFile = dir.resolve(org.fabprobe.transport.ShmNames.nextSim());
         inbox = map(inboxFile, true);
         long bytes = Math.max(options.bufferBytes(), 64);
         sendBuf = arena.allocate(bytes, 4096);
@@ -222,7 +221,7 @@ public final class SimTransport implements Transport {
         try {
             Files.deleteIfExists(inboxFile);
         } catch (IOException ignored) {
-            // a leftover inbox in /dev/shm is harmless and named after this pid
+            // named after this pid: the next run removes it (launch.Leftovers)
         }
     }
 }

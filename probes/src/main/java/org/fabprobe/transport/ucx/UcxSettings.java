@@ -9,11 +9,11 @@ import java.util.Map;
  * MPI_Init), so that {@code compare} measures both sides on the same devices and protocols.
  * Both sides record what they pinned as facts {@code ucx.KEY}.
  *
- * <p>Pinned: UCX_TLS, and UCX_NET_DEVICES=lo for tcp when both peers are on this host and
- * bound to a loopback address: with another interface present UCX otherwise also uses it,
- * and its rendezvous threshold follows the device set (Open MPI pml ucx over tcp switched
- * at 8 KiB instead of raw UCX's ~16 KiB). Nothing else is pinned: every other UCX_*
- * variable of the user's environment reaches both sides alike.
+ * <p>Pinned: UCX_TLS, and UCX_NET_DEVICES for the interface that owns the source address
+ * ({@link NetDevices}: lo on loopback): with another interface present UCX otherwise also
+ * uses it, and its rendezvous threshold follows the device set (Open MPI pml ucx over tcp
+ * switched at 8 KiB instead of raw UCX's ~16 KiB). Nothing else is pinned: every other
+ * UCX_* variable of the user's environment reaches both sides alike.
  */
 public final class UcxSettings {
     /** What a fact says for a key UCX chooses itself. */
@@ -22,15 +22,15 @@ public final class UcxSettings {
     private UcxSettings() {}
 
     /**
-     * @param tls          the UCX_TLS value
-     * @param sourceNode   the address the transports bind to, or null if not known
-     * @param peersOnHost  whether every peer runs on this host
+     * @param tls         the UCX_TLS value
+     * @param sourceNode  the address the transports bind to, or null if not known (UCX chooses)
      * @return keys without the UCX_ prefix, in the order they are applied
      */
-    public static Map<String, String> pinned(String tls, String sourceNode, boolean peersOnHost) {
+    public static Map<String, String> pinned(String tls, String sourceNode) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("TLS", tls);
-        if (tls.contains("tcp") && peersOnHost && sourceNode != null && isLoopback(sourceNode)) m.put("NET_DEVICES", "lo");
+        String devices = NetDevices.forAddress(tls, sourceNode);
+        if (!devices.isEmpty()) m.put("NET_DEVICES", devices);
         return m;
     }
 
@@ -40,9 +40,5 @@ public final class UcxSettings {
         f.put("ucx.TLS", pinned.get("TLS"));
         f.put("ucx.NET_DEVICES", pinned.getOrDefault("NET_DEVICES", UCX_DEFAULT));
         return f;
-    }
-
-    static boolean isLoopback(String node) {
-        return node.startsWith("127.") || node.equals("::1") || node.equals("localhost");
     }
 }

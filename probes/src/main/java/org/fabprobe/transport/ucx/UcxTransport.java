@@ -91,8 +91,7 @@ public final class UcxTransport implements Transport {
         Ucs.check(ucp_config_read(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
         MemorySegment config = out.get(ADDRESS, 0);
         try {
-            // raw local mode: the mirror runs on this host
-            pinned = UcxSettings.pinned(tls, options.sourceNode(), true);
+            pinned = UcxSettings.pinned(tls, options.sourceNode());
             pinned.forEach((key, value) -> modify(config, key, value));
             MemorySegment params = arena.allocate(ucp_params.layout());
             ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());

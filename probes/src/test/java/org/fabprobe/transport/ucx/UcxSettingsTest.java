@@ -11,10 +11,9 @@ class UcxSettingsTest {
 
     @Test
     void tcpOnLoopbackIsPinnedToLo() {
-        assertEquals(Map.of("TLS", "tcp", "NET_DEVICES", "lo"), UcxSettings.pinned("tcp", "127.0.0.1", true));
-        assertEquals(Map.of("TLS", "tcp"), UcxSettings.pinned("tcp", "10.0.0.1", true), "a real address: UCX chooses");
-        assertEquals(Map.of("TLS", "tcp"), UcxSettings.pinned("tcp", "127.0.0.1", false), "peers elsewhere: not lo");
-        assertEquals(Map.of("TLS", "posix,cma"), UcxSettings.pinned("posix,cma", "127.0.0.1", true));
+        assertEquals(Map.of("TLS", "tcp", "NET_DEVICES", "lo"), UcxSettings.pinned("tcp", "127.0.0.1"));
+        assertEquals(Map.of("TLS", "tcp"), UcxSettings.pinned("tcp", null), "no address known: UCX chooses");
+        assertEquals(Map.of("TLS", "posix,cma"), UcxSettings.pinned("posix,cma", "127.0.0.1"), "shared memory: no device");
         assertEquals(UcxSettings.UCX_DEFAULT, UcxSettings.facts(Map.of("TLS", "tcp")).get("ucx.NET_DEVICES"));
     }
 
@@ -23,8 +22,10 @@ class UcxSettingsTest {
         // the test JVM is not an MPI rank: every rank (one) is on this host
         for (String impl : new String[] {"openmpi", "mpich"}) {
             Map<String, String> env = MpiSelection.parse("mpi:" + impl + "/ucx:tcp", "127.0.0.1").environment();
-            UcxSettings.pinned("tcp,self", "127.0.0.1", true).forEach((k, v) -> assertEquals(v, env.get("UCX_" + k), impl + " " + k));
-            assertNull(MpiSelection.parse("mpi:" + impl + "/ucx:tcp").environment().get("UCX_NET_DEVICES"),
+            UcxSettings.pinned("tcp,self", "127.0.0.1").forEach((k, v) -> assertEquals(v, env.get("UCX_" + k), impl + " " + k));
+            assertEquals(env, MpiSelection.parse("mpi:" + impl + "/ucx:tcp").environment(),
+                    "every rank on this host (here: one process): pinned as raw ucx:tcp in local mode");
+            assertNull(MpiSelection.parse("mpi:" + impl + "/ucx:tcp", null).environment().get("UCX_NET_DEVICES"),
                     "no source address known: UCX chooses");
         }
     }

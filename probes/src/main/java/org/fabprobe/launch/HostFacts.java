@@ -1,4 +1,4 @@
-package org.fabprobe.cli;
+package org.fabprobe.launch;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The machine a result came from. */
-final class HostFacts {
+/** The machine a result came from; measure and mirror each send their own to the other. */
+public final class HostFacts {
     private HostFacts() {}
 
-    static Map<String, String> collect() {
+    public static Map<String, String> collect() {
         Map<String, String> host = new LinkedHashMap<>();
         host.put("hostname", hostname());
         host.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
@@ -20,6 +20,15 @@ final class HostFacts {
         host.put("cpus", Integer.toString(Runtime.getRuntime().availableProcessors()));
         host.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
         return host;
+    }
+
+    /** This boot of this machine: two processes with the same id share /dev/shm and pids. */
+    public static String bootId() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     private static String hostname() {

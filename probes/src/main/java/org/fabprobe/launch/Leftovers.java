@@ -1,0 +1,52 @@
+package org.fabprobe.launch;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import org.fabprobe.transport.ShmNames;
+
+/**
+ * Shared-memory files a killed fabprobe left behind (kill -9, a batch scheduler's time
+ * limit): fabprobe names every one it makes after its pid (the libfabric shm endpoint
+ * "fabprobe-PID-N", the emulator's inbox "fabprobe-sim-PID-..."), so a later run, or the
+ * surviving peer, can remove exactly those whose owner is dead and nothing else.
+ */
+public final class Leftovers {
+    private static final Path SHM = Path.of("/dev/shm");
+
+    private Leftovers() {}
+
+    /** Removes fabprobe's files in /dev/shm whose owning process no longer exists; returns how many. */
+    public static int removeDead() {
+        if (!Files.isDirectory(SHM)) return 0;
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, "fabprobe-*")) {
+            for (Path file : files) {
+                Matcher m = ShmNames.OURS.matcher(file.getFileName().toString());
+                if (!m.matches() || !Files.isRegularFile(file) || !ownedByMe(file)) continue;
+                long pid = Long.parseLong(m.group(1));
+                if (ProcessHandle.of(pid).isPresent()) continue;
+                try {
+                    if (Files.deleteIfExists(file)) removed++;
+                } catch (IOException ignored) {
+                    // another run removed it first
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // clean-up is a courtesy: it never fails a run
+        }
+        return removed;
+    }
+
+    private static boolean ownedByMe(Path file) {
+        try {
+            Object uid = Files.getAttribute(file, "unix:uid");
+            Object mine = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return uid.equals(mine);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package org.fabprobe.launch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.bindings.NativeEnvironment;
+
+/**
+ * Local mode: the measure process starts its own mirror, a second JVM with the same class
+ * path and flags running {@code fabprobe mirror --listen 127.0.0.1:0 --once}, exactly what a
+ * user starts by hand on another host, with a fresh secret in its environment. It leaves no
+ * file behind: the control channel is a loopback socket, and the child ends with the session.
+ */
+final class LocalMirror extends Meeting {
+    static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    private final SessionSpec spec;
+    private final boolean insecure;
+    private final Secret secret = Secret.generate();
+    private Process process;
+
+    LocalMirror(SessionSpec spec, boolean insecure) {
+        this.spec = spec;
+        this.insecure = insecure;
+    }
+
+    @Override
+    Rendezvous meet() {
+        long timeoutMs = spec.timeout().toMillis();
+        ProcessBuilder builder = new ProcessBuilder(command());
+        // ProcessBuilder copies Java's start-up snapshot of the environment, not setenv's changes
+        NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
+        builder.environment().put(Secret.ENVIRONMENT, secret.hex());
+        try {
+            process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the mirror process", e);
+        }
+        InetSocketAddress address = awaitAddress(Math.max(timeoutMs, 10_000));
+        return TcpRendezvous.connect(address, "the mirror process", secret, insecure, timeoutMs);
+    }
+
+    /** Reads the child's "listening on ADDRESS:PORT" line; the rest of its output is discarded. */
+    private InetSocketAddress awaitAddress(long waitMs) {
+        CompletableFuture<InetSocketAddress> announced = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("fabprobe-mirror-stdout").start(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = out.readLine()) != null; ) {
+                    Matcher m = LISTENING.matcher(line);
+                    if (!announced.isDone() && m.find()) {
+                        announced.complete(new InetSocketAddress(InetAddress.getByName(m.group(1)), Integer.parseInt(m.group(2))));
+                    }
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // the child is gone; the wait below says so
+            }
+            announced.completeExceptionally(new IllegalStateException("no address"));
+        });
+        try {
+            return announced.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new FabprobeException(ExitCode.PEER_TIMEOUT, "the mirror process ended before it listened (" + peerStatus() + ")");
+        } catch (TimeoutException e) {
+            throw new FabprobeException(ExitCode.PEER_TIMEOUT, "the mirror process did not start listening within " + waitMs + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Shutdown.interrupted();
+        }
+    }
+
+    private static List<String> command() {
+        List<String> cmd = ThisJvm.command();
+        cmd.addAll(List.of("mirror", "--listen", "127.0.0.1:0", "--once", "--quiet"));
+        return cmd;
+    }
+
+    @Override
+    String describe() {
+        return "local";
+    }
+
+    @Override
+    void abandon() {
+        if (process != null) process.destroyForcibly();
+    }
+
+    @Override
+    String peerStatus() {
+        if (process == null) return "";
+        return process.isAlive() ? "mirror process still running" : "mirror process exited with code " + process.exitValue();
+    }
+
+    /** Waits for the mirror to finish by itself; kills it if it does not. */
+    @Override
+    public void close() {
+        if (process == null) return;
+        try {
+            if (!process.waitFor(3, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

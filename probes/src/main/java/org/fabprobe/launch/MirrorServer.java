@@ -1,0 +1,186 @@
+package org.fabprobe.launch;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+
+/**
+ * {@code fabprobe mirror --listen [ADDR:]PORT}: serves measure processes one session after
+ * another, as fi_pingpong's and ucx_perftest's servers do, until stopped (or after one with
+ * {@code --once}). Each client must pass the {@link Handshake} first; one that fails it,
+ * speaks another version, sends garbage or oversized frames or stalls is answered in one
+ * line where possible, disconnected within {@link #HANDSHAKE_MS}, logged, and the next
+ * client is served. A client arriving during a session is told the mirror is busy.
+ */
+public final class MirrorServer {
+    /** How long a client may take to authenticate and say what to run. */
+    static final long HANDSHAKE_MS = 5_000;
+
+    /**
+     * @param listen        [ADDR:]PORT; without ADDR all interfaces with a secret, else loopback
+     * @param secret        the shared secret, or null
+     * @param insecure      allow listening beyond loopback without a secret
+     * @param once          serve one authenticated session, then exit with its outcome
+     * @param quiet         no log lines (a local child: measure reports for both)
+     * @param sourceAddress address network transports bind to, or null: the control connection's
+     */
+    public record Config(String listen, Secret secret, boolean insecure, boolean once, boolean quiet, String sourceAddress) {}
+
+    private final Config config;
+    private final PrintStream log;
+    private final AtomicBoolean busy = new AtomicBoolean();
+
+    private MirrorServer(Config config, PrintStream log) {
+        this.config = config;
+        this.log = log;
+    }
+
+    /** Serves until stopped (returns only with --once: the session's exit code). */
+    public static int serve(Config config, PrintStream out, PrintStream log) {
+        return new MirrorServer(config, log).run(address(config), out);
+    }
+
+    /** Where to listen; refuses to listen beyond loopback without a secret unless --insecure. */
+    static InetSocketAddress address(Config c) {
+        String listen = c.listen();
+        int colon = listen.lastIndexOf(':');
+        String host = colon < 0 ? "" : listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        int port = Meeting.port(colon < 0 ? listen : listen.substring(colon + 1), "--listen " + listen);
+        boolean open = c.secret() != null || c.insecure();
+        try {
+            InetAddress address = host.isEmpty() ? (open ? InetAddress.getByName("0.0.0.0") : InetAddress.getLoopbackAddress())
+                    : InetAddress.getByName(host);
+            if (!address.isLoopbackAddress() && !open) {
+                throw new FabprobeException(ExitCode.USAGE, "without a secret the mirror listens on loopback only: give "
+                        + "--secret-file FILE (from 'fabprobe secret') or " + Secret.ENVIRONMENT + ", or --insecure");
+            }
+            return new InetSocketAddress(address, port);
+        } catch (java.net.UnknownHostException e) {
+            throw new FabprobeException(ExitCode.USAGE, "--listen " + listen + ": unknown address '" + host + "'");
+        }
+    }
+
+    private int run(InetSocketAddress address, PrintStream out) {
+        try (ServerSocketChannel server = ServerSocketChannel.open(); Selector selector = Selector.open()) {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(address);
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
+            if (config.secret() == null && !bound.getAddress().isLoopbackAddress()) {
+                System.err.println("fabprobe mirror: warning: --insecure: anyone who reaches " + TcpRendezvous.describe(bound)
+                        + " can run measurements here");
+            }
+            out.println("fabprobe mirror: listening on " + TcpRendezvous.describe(bound)
+                    + (config.secret() == null ? " (no secret)" : " (clients must know the secret)"));
+            out.flush();
+            AtomicInteger onceResult = new AtomicInteger(-1);
+            while (onceResult.get() < 0) {
+                selector.select(200);
+                selector.selectedKeys().clear();
+                SocketChannel client = server.accept();
+                if (client == null) continue;
+                if (!busy.compareAndSet(false, true)) {
+                    refuseBusy(client);
+                    continue;
+                }
+                Thread.ofPlatform().name("fabprobe-mirror-session").start(() -> {
+                    try {
+                        Outcome o = session(client);
+                        if (config.once() && o.authenticated()) onceResult.set(o.exitCode());
+                    } finally {
+                        busy.set(false);
+                        selector.wakeup();
+                    }
+                });
+            }
+            return onceResult.get();
+        } catch (IOException e) {
+            throw new FabprobeException(ExitCode.USAGE, "cannot listen on " + TcpRendezvous.describe(address) + ": " + e.getMessage());
+        }
+    }
+
+    private record Outcome(boolean authenticated, int exitCode) {}
+
+    private Outcome session(SocketChannel client) {
+        String who = remote(client);
+        ControlChannel channel;
+        try {
+            client.socket().setTcpNoDelay(true);
+            channel = new ControlChannel(client, "the measure process at " + who, HANDSHAKE_MS);
+        } catch (IOException e) {
+            log(who + ": " + e.getMessage());
+            return new Outcome(false, ExitCode.PEER_TIMEOUT);
+        }
+        boolean authenticated = false;
+        try (channel; Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> {})) {
+            TcpRendezvous rv = TcpRendezvous.accept(channel, config.secret());
+            authenticated = true;
+            long start = System.nanoTime();
+            SessionSpec spec = Session.serveMirror(rv, config.sourceAddress(), () -> {});
+            log(who + " (" + rv.peerHost().getOrDefault("hostname", "?") + "): " + patternName(spec) + " on "
+                    + spec.transport() + " done in " + Math.round((System.nanoTime() - start) / 1e6) + " ms");
+            return new Outcome(true, ExitCode.OK);
+        } catch (FabprobeException e) {
+            // a local child's measure reports its own failures, but not its own death
+            if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) {
+                logAlways(who + ": " + (authenticated ? "" : "not served: ") + e.getMessage());
+            }
+            return new Outcome(authenticated, e.exitCode());
+        } catch (RuntimeException e) {
+            log(who + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            return new Outcome(authenticated, ExitCode.TRANSPORT_ERROR);
+        } finally {
+            Leftovers.removeDead();
+        }
+    }
+
+    /** One line to a client that arrives during a session, then the door. */
+    private void refuseBusy(SocketChannel client) {
+        String who = remote(client);
+        try (ControlChannel channel = new ControlChannel(client, "the client at " + who, 1_000)) {
+            channel.sendError("the mirror is busy with another session; try again when it is done", ExitCode.PEER_REFUSED);
+        } catch (IOException | RuntimeException e) {
+            // it left already
+        }
+        log(who + ": refused: busy with another session");
+    }
+
+    private static String patternName(SessionSpec spec) {
+        return switch (spec.schedule()) {
+            case org.fabprobe.pattern.Schedule.PingPongSchedule s -> "ping-pong";
+            case org.fabprobe.pattern.Schedule.StreamSchedule s -> "stream";
+            case org.fabprobe.pattern.Schedule.ProbeSchedule s -> "LogP probes";
+        };
+    }
+
+    private static String remote(SocketChannel client) {
+        try {
+            return TcpRendezvous.describe((InetSocketAddress) client.getRemoteAddress());
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private void log(String line) {
+        if (!config.quiet()) logAlways(line);
+    }
+
+    private void logAlways(String line) {
+        log.println("fabprobe mirror: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " " + line);
+        log.flush();
+    }
+}

@@ -1,0 +1,175 @@
+package org.fabprobe.launch;
+
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.pattern.Await;
+import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportException;
+
+/**
+ * One measurement between measure and mirror, the same steps over every {@link Rendezvous}:
+ *
+ * <pre>
+ * measure                                  mirror
+ *   meet (child / --peer / launcher / MPI)
+ *   session --------------------------->   check, pin
+ *   open transport                         open transport
+ *   address  <========================>   address        (each connects to the other)
+ *   measure half  <== timed traffic ==>   mirror half    (control channel between timed sections)
+ *                <----------------------   done
+ * </pre>
+ */
+public final class Session {
+    private Session() {}
+
+    /** The measure half of one pattern. */
+    public interface MeasureHalf<R> {
+        R run(Transport t, Await await, Control control);
+    }
+
+    /** What a finished session leaves for the report besides the pattern's own result. */
+    public record Facts(Map<String, String> transport, Map<String, String> peerHost, String meeting, String sourceAddress) {}
+
+    /** Thrown on launcher ranks other than measure once their part is done: they leave quietly. */
+    public static final class NotMeasure extends RuntimeException {
+        NotMeasure() {
+            super("this rank is not measure", null, false, false);
+        }
+    }
+
+    /**
+     * Runs {@code measureHalf} against a mirror met as {@code peer} says, and returns its
+     * result. On a launcher's mirror or idle rank, serves or waits, then throws {@link NotMeasure}.
+     */
+    public static <R> R run(PeerOptions peer, SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf,
+                            java.util.function.Consumer<Facts> facts) {
+        Leftovers.removeDead();
+        Thread worker = Thread.currentThread();
+        try (Meeting meeting = Meeting.of(peer, spec);
+             Rendezvous rv = meeting.meet();
+             Shutdown.Guard guard = Shutdown.guard(worker, meeting::abandon)) {
+            switch (rv.role()) {
+                case MIRROR -> {
+                    serveMirror(rv, peer.sourceAddress(), meeting::abandon);
+                    throw new NotMeasure();
+                }
+                case IDLE -> throw new NotMeasure();
+                case MEASURE -> { }
+            }
+            try {
+                String node = peer.sourceAddress() != null ? peer.sourceAddress() : rv.localInterfaceAddress();
+                return measure(rv, spec, node, measureCpu, measureHalf, meeting, facts);
+            } catch (RuntimeException e) {
+                // on a signal the mirror is killed at once: whatever breaks next is a consequence
+                if (Shutdown.requested()) throw Shutdown.interrupted();
+                if (e instanceof ControlChannel.PeerFailure f) {
+                    throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
+                }
+                throw e;
+            }
+        } finally {
+            Leftovers.removeDead();
+        }
+    }
+
+    private static <R> R measure(Rendezvous rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
+                                 Meeting meeting, java.util.function.Consumer<Facts> facts) {
+        rv.sendSession(spec);
+        if (measureCpu >= 0) CpuAffinity.pinCurrentThread(measureCpu);
+        try (Transport t = open(rv, spec, node)) {
+            rv.phase("the address exchange");
+            byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
+            if (peerAddress.length > 0) t.connect(peerAddress);
+            facts.accept(new Facts(t.facts(), rv.peerHost(), meeting.describe(), node));
+            rv.phase("the measurement");
+            R result;
+            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the measure process", meeting::abandon)) {
+                result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
+            } catch (TransportException e) {
+                throw explained(e, rv, meeting);
+            }
+            rv.phase("the good-bye");
+            rv.finish();
+            return result;
+        }
+    }
+
+    /**
+     * The mirror's whole part in one session: what measure asked for, exactly that, then done.
+     * Errors of this side go to measure as one line before they end the session here.
+     */
+    public static SessionSpec serveMirror(Rendezvous rv, String sourceOverride, Runnable onHang) {
+        SessionSpec spec;
+        try {
+            spec = rv.receiveSession();
+            if (spec.transport().startsWith("sim:") && !sameHost(rv.peerHost())) {
+                throw new FabprobeException(ExitCode.UNSUPPORTED, spec.transport().substring(0, 4)
+                        + " emulates a network in one machine's shared memory: measure and mirror must run on one host");
+            }
+        } catch (FabprobeException e) {
+            if (!(e instanceof ControlChannel.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
+            throw e;
+        }
+        if (spec.mirrorCpu() >= 0) CpuAffinity.pinCurrentThread(spec.mirrorCpu());
+        String node = sourceOverride != null ? sourceOverride : rv.localInterfaceAddress();
+        try (Transport t = open(rv, spec, node)) {
+            rv.phase("the address exchange");
+            byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
+            if (peerAddress.length > 0) t.connect(peerAddress);
+            rv.phase("the measurement");
+            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", onHang)) {
+                spec.schedule().mirrorHalf().run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
+            } catch (TransportException e) {
+                throw explained(e, rv, null);
+            }
+            rv.phase("the good-bye");
+            rv.finish();
+            return spec;
+        } catch (ControlChannel.PeerFailure e) {
+            throw e;
+        } catch (FabprobeException e) {
+            if (Shutdown.requested()) throw Shutdown.interrupted();
+            if (e.exitCode() != ExitCode.PEER_TIMEOUT) rv.fail(e.getMessage(), e.exitCode());
+            throw e;
+        } catch (IllegalArgumentException e) {
+            rv.fail(e.getMessage(), ExitCode.USAGE);
+            throw e;
+        }
+    }
+
+    /** Opens this side's transport; if that fails, the peer hears why before this side gives up. */
+    private static Transport open(Rendezvous rv, SessionSpec spec, String node) {
+        rv.phase("the transport set-up");
+        try {
+            return rv.openTransport(spec, node);
+        } catch (FabprobeException e) {
+            rv.fail(e.getMessage(), e.exitCode());
+            throw e;
+        } catch (IllegalArgumentException e) {
+            rv.fail(e.getMessage(), ExitCode.USAGE);
+            throw e;
+        }
+    }
+
+    /** A timeout on the transport whose cause is a peer that went away says so. */
+    private static FabprobeException explained(TransportException e, Rendezvous rv, Meeting meeting) {
+        if (e.exitCode() != ExitCode.PEER_TIMEOUT) return e;
+        String status = meeting == null ? "" : meeting.peerStatus();
+        if (rv.peerGone()) {
+            return new FabprobeException(ExitCode.PEER_TIMEOUT, rv.peer() + " went away during the measurement"
+                    + (status.isEmpty() ? "" : " [" + status + "]"));
+        }
+        return status.isEmpty() ? e : new TransportException(e.exitCode(), e.getMessage() + " [" + status + "]");
+    }
+
+    static boolean sameHost(Map<String, String> peerHost) {
+        return HostFacts.bootId().equals(peerHost.get("boot_id"));
+    }
+
+    /** Longer than any legitimate pause between waits (a control-channel wait is bounded by the timeout). */
+    private static long watchdogLimitMs(SessionSpec spec) {
+        return 2 * spec.timeout().toMillis() + 10_000;
+    }
+}

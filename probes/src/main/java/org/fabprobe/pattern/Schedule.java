@@ -1,0 +1,27 @@
+package org.fabprobe.pattern;
+
+/**
+ * What the mirror must know to follow a pattern: the measure process sends one of these at
+ * the start of a session (launch.SessionSpec carries it), and the mirror runs the matching
+ * half. One named record per pattern, so both halves read the same typed inputs.
+ */
+public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.StreamSchedule, Schedule.ProbeSchedule {
+
+    /** The ping-pong sweep: per size, warm-up plus timed round trips, with blocking or polled calls. */
+    record PingPongSchedule(long[] sizes, int warmup, int repetitions, PingPong.Calls calls) implements Schedule {}
+
+    /** Streaming bandwidth: per size, warm-up plus timed windows of {@code window} messages. */
+    record StreamSchedule(long[] sizes, int window, int warmup, int repetitions) implements Schedule {}
+
+    /** The LogP building blocks: the measure side announces each probe over the control channel. */
+    record ProbeSchedule(int depth, PingPong.Calls calls) implements Schedule {}
+
+    /** The mirror half that follows this schedule. */
+    default Patterns.MirrorHalf mirrorHalf() {
+        return switch (this) {
+            case PingPongSchedule s -> PingPong.of(s)::mirror;
+            case StreamSchedule s -> Stream.of(s)::mirror;
+            case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls());
+        };
+    }
+}
