@@ -72,7 +72,26 @@ public final class LogGPMethod {
             PLogPMethod.addIfPresent(notes, Sampler.disturbedNote("size " + s + " B", prtt1, prttN, prttD));
         }
         PLogPMethod.addIfPresent(notes, sampler.discardedNote());
+        notes.addAll(poorFits(sizes));
         return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
+    }
+
+    /** Notes for the ranges where the line through g + (s-1)G fits poorly. */
+    static List<String> poorFits(List<SizePrtt> sizes) {
+        List<String> notes = new ArrayList<>();
+        if (sizes.size() < 3) return notes;
+        long[] x = sizes.stream().mapToLong(SizePrtt::size).toArray();
+        double[] gapAll = sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray();
+        double[] prtt1 = sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray();
+        int[] cuts = Segments.cuts(x, gapAll, prtt1);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            String note = Segments.poorFitNote("g+(s-1)G", x, gapAll, from, to);
+            if (note != null) notes.add(note);
+            from = to;
+        }
+        return notes;
     }
 
     /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s). */

@@ -97,17 +97,18 @@ public final class PLogPMethod {
             sizes.add(measureSize(top * 2, gap0, zero.rtt(), "range extended"));
             added++;
         }
-        // halve intervals where a size does not follow from the two below it
-        for (int k = 2; k < sizes.size() && added < MAX_ADDED_SIZES; k++) {
-            SizeParams a = sizes.get(k - 2), b = sizes.get(k - 1), c = sizes.get(k);
-            if (followsFrom(a, b, c)) continue;
-            long width = c.size() - b.size();
-            if (width <= Math.max(32, SATURATION_EPS * c.size())) continue;
-            sizes.add(k, measureSize(b.size() + width / 2, gap0, zero.rtt(), "interval halved"));
+        // halve the interval below the size that least follows from the two below it, the
+        // largest misfit first: the budget goes to real protocol steps before noise
+        int worst;
+        while ((worst = worstMisfit(sizes)) > 0 && added < MAX_ADDED_SIZES) {
+            SizeParams b = sizes.get(worst - 1), c = sizes.get(worst);
+            sizes.add(worst, measureSize(b.size() + (c.size() - b.size()) / 2, gap0, zero.rtt(), "interval halved"));
             added++;
-            k--; // check the new midpoint against the two sizes below it, then the old size again
         }
-        if (added >= MAX_ADDED_SIZES) notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions");
+        if (worst > 0) {
+            notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions; the interval below "
+                    + sizes.get(worst).size() + " B (and maybe others) was not resolved further");
+        }
         long t2 = System.nanoTime();
 
         if (settings.validate()) {
@@ -125,6 +126,7 @@ public final class PLogPMethod {
                 notes.add("size " + p.size() + " B: not within the confidence target at the repetition/time cap");
             }
         }
+        notes.addAll(poorFits(sizes));
         if (!gap0.saturated()) notes.add("g(0): saturation criteria not met at " + gap0.messages() + " messages");
         addIfPresent(notes, Sampler.disturbedNote("g(0) train", gap0.rttN()));
         for (SizeParams p : sizes) {
@@ -180,12 +182,43 @@ public final class PLogPMethod {
         return new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), gap, p.saturatedGap(), p.origin());
     }
 
-    private static boolean followsFrom(SizeParams a, SizeParams b, SizeParams c) {
-        return matches(extrapolate(a.size(), a.sendOverhead().value(), b.size(), b.sendOverhead().value(), c.size()),
-                c.sendOverhead().median())
-                && matches(extrapolate(a.size(), a.recvOverhead().value(), b.size(), b.recvOverhead().value(), c.size()),
-                c.recvOverhead().median())
-                && matches(extrapolate(a.size(), a.gap().value(), b.size(), b.gap().value(), c.size()), c.gap());
+    /**
+     * The index k of the size whose interval below (sizes k-1 .. k) most clearly holds a step,
+     * among intervals still wider than max(32 B, eps m); 0 if none does. A step between b and
+     * c shows twice: c misses the line from the two sizes below b, and b misses the line
+     * back from the two sizes from c up. The size after a step misses only forwards (its two
+     * sizes below straddle the step), so the smaller of the two misfits points at the step.
+     */
+    static int worstMisfit(List<SizeParams> sizes) {
+        int worst = 0;
+        double worstScore = 1;
+        for (int k = 1; k < sizes.size(); k++) {
+            SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+            if (c.size() - b.size() <= Math.max(32, SATURATION_EPS * c.size())) continue;
+            double forward = k >= 2 ? misfit(sizes.get(k - 2), b, c) : Double.NaN;
+            double backward = k + 1 < sizes.size() ? misfit(sizes.get(k + 1), c, b) : Double.NaN;
+            double score = Double.isNaN(forward) ? backward : Double.isNaN(backward) ? forward : Math.min(forward, backward);
+            if (score > worstScore) {
+                worstScore = score;
+                worst = k;
+            }
+        }
+        return worst;
+    }
+
+    /** How far {@code z} is from the lines through {@code x} and {@code y} (o_s, o_r, g), in tolerances. */
+    private static double misfit(SizeParams x, SizeParams y, SizeParams z) {
+        return Math.max(misfit(x.size(), x.sendOverhead().value(), y.size(), y.sendOverhead().value(), z.size(),
+                z.sendOverhead().median()), Math.max(misfit(x.size(), x.recvOverhead().value(), y.size(),
+                y.recvOverhead().value(), z.size(), z.recvOverhead().median()),
+                misfit(x.size(), x.gap().value(), y.size(), y.gap().value(), z.size(), z.gap())));
+    }
+
+    /** How far a measured value is from its extrapolation, in units of the tolerance ({@link #matches}: <= 1). */
+    private static double misfit(long x0, double y0, long x1, double y1, long x, Estimate measured) {
+        double ci = Double.isNaN(measured.ci95()) ? 0 : measured.ci95();
+        double tolerance = Math.max(MATCH_RELATIVE * Math.abs(measured.value()), MATCH_FLOOR_NS + 2 * ci);
+        return Math.abs(measured.value() - extrapolate(x0, y0, x1, y1, x)) / tolerance;
     }
 
     static double extrapolate(long x0, double y0, long x1, double y1, long x) {
@@ -206,7 +239,7 @@ public final class PLogPMethod {
         long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
         double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
         SizeParams first = positive.getFirst();
-        int[] cuts = Segments.cuts(x, g);
+        int[] cuts = cuts(positive);
         // g(1) from the first range's line rather than the one size: robust to a stalled sample
         Segments.Line firstLine = Segments.fit(x, g, 0, cuts.length > 0 ? cuts[0] : x.length);
         Estimate g1 = new Estimate(firstLine.at(1), firstLine.interceptCi95())
@@ -223,6 +256,32 @@ public final class PLogPMethod {
             from = to;
         }
         return sets;
+    }
+
+    /** Size ranges where g(m), o_s(m) or o_r(m) changes its line: a step in any of them is a protocol switch. */
+    private static int[] cuts(List<SizeParams> positive) {
+        long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
+        return Segments.cuts(x, positive.stream().mapToDouble(p -> p.gap().value()).toArray(),
+                positive.stream().mapToDouble(p -> p.sendOverhead().value()).toArray(),
+                positive.stream().mapToDouble(p -> p.recvOverhead().value()).toArray());
+    }
+
+    /** Notes for the ranges whose line through g(m) misses the measurements by more than {@link Segments#POOR_FIT}. */
+    static List<String> poorFits(List<SizeParams> sizes) {
+        List<SizeParams> positive = sizes.stream().filter(p -> p.size() > 0).toList();
+        List<String> notes = new ArrayList<>();
+        if (positive.size() < 3) return notes;
+        long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
+        double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
+        int[] cuts = cuts(positive);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            String note = Segments.poorFitNote("g(m)", x, g, from, to);
+            if (note != null) notes.add(note);
+            from = to;
+        }
+        return notes;
     }
 
     private static Estimate slope(long[] x, double[] y, int from, int to) {

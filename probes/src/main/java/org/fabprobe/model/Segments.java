@@ -23,7 +23,27 @@ public final class Segments {
     private static final double REQUIRED_REDUCTION_PER_RANGE = 0.5;
     private static final double ROUNDING_FLOOR = 1e-6;
 
+    /** A range whose line misses its points by more than this rms relative residual fits poorly. */
+    public static final double POOR_FIT = 0.10;
+    /** How notes about poorly fitting ranges start; the reports raise a flag for them. */
+    public static final String POOR_FIT_NOTE = "poor fit: ";
+
     private Segments() {}
+
+    /** The rms relative residual of the line over [from, to). */
+    public static double rmsRelative(long[] x, double[] y, int from, int to) {
+        return Math.sqrt(fit(x, y, from, to).rss() / (to - from));
+    }
+
+    /** A note if the line through {@code what} over [from, to) fits poorly, else null. */
+    public static String poorFitNote(String what, long[] x, double[] y, int from, int to) {
+        if (to - from < MIN_POINTS) return null;
+        double rms = rmsRelative(x, y, from, to);
+        if (!(rms > POOR_FIT)) return null;
+        return String.format(java.util.Locale.ROOT, "%s%s over %d..%d B: the range's line misses by %.1f %% rms"
+                + " (a step or curve inside the range, or noise): its parameters describe it badly", POOR_FIT_NOTE,
+                what, x[from], x[to - 1], 100 * rms);
+    }
 
     /**
      * Weighted least squares over [from, to). A non-positive slope is clamped to 0 (intercept

@@ -11,6 +11,7 @@ import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Segments;
 import org.fabprobe.model.Summary;
 
 /**
@@ -216,6 +217,8 @@ public final class MethodReport {
             flags.addAll(p.inconsistencies());
             flags.addAll(p.absurdities(rttNs));
         }
+        long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
+        if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
         long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
         if (disturbed > 0) {
             flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");

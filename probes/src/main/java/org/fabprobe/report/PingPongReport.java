@@ -50,9 +50,23 @@ public final class PingPongReport {
                 b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %7.2f%%%n", range, t0, rInf, nHalf,
                         f.rmsRelResidual() * 100));
             }
+            for (String flag : flags(r)) b.append("flag: ").append(flag).append('\n');
         }
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
+    }
+
+    /** Ranges the line fits poorly: never printed as if fine. */
+    static List<String> flags(PingPongResult r) {
+        List<String> flags = new ArrayList<>();
+        for (HockneyFit f : r.fits()) {
+            if (f.rmsRelResidual() > org.fabprobe.model.Segments.POOR_FIT) {
+                flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
+                        + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
+                        100 * f.rmsRelResidual()));
+            }
+        }
+        return flags;
     }
 
     public static String json(PingPongResult r) {
@@ -75,7 +89,7 @@ public final class PingPongReport {
         Map<String, Object> doc = Json.object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
                 "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
                 "host", run.host(), "mirror_host", run.mirrorHost(), "clock", Json.clock(run.clock()), "started_at", run.startedAt(),
-                "wall_seconds", r.wallSeconds(), "sizes", sizes, "hockney", fits);
+                "wall_seconds", r.wallSeconds(), "sizes", sizes, "hockney", fits, "flags", flags(r));
         return Json.write(doc);
     }
 
