@@ -129,6 +129,7 @@ public final class MirrorServer {
         try (channel; Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> {})) {
             TcpRendezvous rv = TcpRendezvous.accept(channel, config.secret());
             authenticated = true;
+            log(who + ": authenticated; session starts");
             long start = System.nanoTime();
             SessionSpec spec = Session.serveMirror(rv, config.sourceAddress(), () -> {});
             log(who + " (" + rv.peerHost().getOrDefault("hostname", "?") + "): " + patternName(spec) + " on "

@@ -48,8 +48,8 @@ public final class Session {
         Leftovers.removeDead();
         Thread worker = Thread.currentThread();
         try (Meeting meeting = Meeting.of(peer, spec);
-             Rendezvous rv = meeting.meet();
-             Shutdown.Guard guard = Shutdown.guard(worker, meeting::abandon)) {
+             Shutdown.Guard guard = Shutdown.guard(worker, meeting::abandon);
+             Rendezvous rv = meet(meeting)) {
             switch (rv.role()) {
                 case MIRROR -> {
                     serveMirror(rv, peer.sourceAddress(), meeting::abandon);
@@ -71,6 +71,16 @@ public final class Session {
             }
         } finally {
             Leftovers.removeDead();
+        }
+    }
+
+    /** Meets the peer; a signal meanwhile (the mirror killed under our feet) reads as what it is. */
+    private static Rendezvous meet(Meeting meeting) {
+        try {
+            return meeting.meet();
+        } catch (RuntimeException e) {
+            if (Shutdown.requested()) throw Shutdown.interrupted();
+            throw e;
         }
     }
 

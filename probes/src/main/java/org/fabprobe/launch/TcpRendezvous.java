@@ -139,16 +139,6 @@ public final class TcpRendezvous implements Rendezvous {
     public Control control() {
         return new Control() {
             @Override
-            public void send(String name, long value) {
-                sendAll(name, value);
-            }
-
-            @Override
-            public long receive(String name) {
-                return receiveAll(name, 1)[0];
-            }
-
-            @Override
             public void sendAll(String name, long... values) {
                 Payload.Writer w = new Payload.Writer().text(name).int32(values.length);
                 for (long v : values) w.int64(v);

@@ -1,23 +1,22 @@
 package org.fabprobe.pattern;
 
 /**
- * The untimed side channel between measure and mirror (the rendezvous socket): how a
- * pattern tells its mirror a decision made from measurements, e.g. how long to warm up or
- * which probe to run next.
+ * The untimed side channel between measure and mirror (a control socket, or MPI messages on
+ * a tag of their own): how a pattern tells its mirror a decision made from measurements,
+ * e.g. how long to warm up or which probe to run next. Each message is a name and a few
+ * numbers; the receiver names what it expects, so the two halves cannot drift apart silently.
  */
 public interface Control {
-    void send(String name, long value);
+    /** Several values as one message (one write, not several). */
+    void sendAll(String name, long... values);
 
-    long receive(String name);
+    long[] receiveAll(String name, int count);
 
-    /** Several values as one message where the channel allows it (one write, not several). */
-    default void sendAll(String name, long... values) {
-        for (int i = 0; i < values.length; i++) send(name + "." + i, values[i]);
+    default void send(String name, long value) {
+        sendAll(name, value);
     }
 
-    default long[] receiveAll(String name, int count) {
-        long[] values = new long[count];
-        for (int i = 0; i < count; i++) values[i] = receive(name + "." + i);
-        return values;
+    default long receive(String name) {
+        return receiveAll(name, 1)[0];
     }
 }

@@ -50,7 +50,7 @@ class InterruptTest {
         Path shm = Path.of("/dev/shm");
         if (!Files.isDirectory(shm)) return List.of();
         try (var files = Files.list(shm)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(pid + ":")).toList();
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("fabprobe-" + pid + "-")).toList();
         }
     }
 }

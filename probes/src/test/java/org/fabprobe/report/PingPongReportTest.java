@@ -34,8 +34,8 @@ class PingPongReportTest {
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
         Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(PingPongReport.json(result()));
-        assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "clock",
-                "started_at", "wall_seconds", "sizes", "hockney"), List.copyOf(doc.keySet()));
+        assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
+                "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/1", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
         assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));

@@ -153,16 +153,6 @@ public final class MpiTransport implements Transport {
     public Control control() {
         return new Control() {
             @Override
-            public void send(String name, long value) {
-                sendAll(name, value);
-            }
-
-            @Override
-            public long receive(String name) {
-                return receiveAll(name, 1)[0];
-            }
-
-            @Override
             public void sendAll(String name, long... values) {
                 if (values.length > 64) throw new IllegalArgumentException("control message too long");
                 for (int i = 0; i < values.length; i++) controlBuf.setAtIndex(JAVA_LONG, i, values[i]);
