@@ -195,15 +195,21 @@ public final class PLogPMethod {
         for (int k = 1; k < sizes.size(); k++) {
             SizeParams b = sizes.get(k - 1), c = sizes.get(k);
             if (c.size() - b.size() <= Math.max(32, SATURATION_EPS * c.size())) continue;
-            double forward = k >= 2 ? misfit(sizes.get(k - 2), b, c) : Double.NaN;
-            double backward = k + 1 < sizes.size() ? misfit(sizes.get(k + 1), c, b) : Double.NaN;
-            double score = Double.isNaN(forward) ? backward : Double.isNaN(backward) ? forward : Math.min(forward, backward);
+            double score = stepScore(sizes, k);
             if (score > worstScore) {
                 worstScore = score;
                 worst = k;
             }
         }
         return worst;
+    }
+
+    /** How clearly the interval below size k holds a step: the smaller of its two misfits (in tolerances). */
+    private static double stepScore(List<SizeParams> sizes, int k) {
+        SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+        double forward = k >= 2 ? misfit(sizes.get(k - 2), b, c) : Double.NaN;
+        double backward = k + 1 < sizes.size() ? misfit(sizes.get(k + 1), c, b) : Double.NaN;
+        return Double.isNaN(forward) ? backward : Double.isNaN(backward) ? forward : Math.min(forward, backward);
     }
 
     /** How far {@code z} is from the lines through {@code x} and {@code y} (o_s, o_r, g), in tolerances. */
@@ -258,12 +264,49 @@ public final class PLogPMethod {
         return sets;
     }
 
-    /** Size ranges where g(m), o_s(m) or o_r(m) changes its line: a step in any of them is a protocol switch. */
+    /**
+     * Size ranges where g(m), o_s(m) or o_r(m) changes its line: a step in any of them is a
+     * protocol switch. Where the line fits cannot tell (on shared memory g(m) of small sizes
+     * scatters by a factor of two and its relative residuals drown the steps), the steps the
+     * interval halving resolved are the cuts.
+     */
     private static int[] cuts(List<SizeParams> positive) {
         long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
-        return Segments.cuts(x, positive.stream().mapToDouble(p -> p.gap().value()).toArray(),
+        int[] fitted = Segments.cuts(x, positive.stream().mapToDouble(p -> p.gap().value()).toArray(),
                 positive.stream().mapToDouble(p -> p.sendOverhead().value()).toArray(),
                 positive.stream().mapToDouble(p -> p.recvOverhead().value()).toArray());
+        return fitted.length > 0 ? fitted : resolvedSteps(positive);
+    }
+
+    /**
+     * The (at most two) clearest steps whose interval the halving narrowed to its limit, as
+     * cuts that leave at least 3 sizes in every range.
+     */
+    static int[] resolvedSteps(List<SizeParams> sizes) {
+        List<int[]> candidates = new ArrayList<>(); // {index, score * 1000}
+        for (int k = 1; k < sizes.size(); k++) {
+            SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+            if (c.size() - b.size() > Math.max(32, SATURATION_EPS * c.size())) continue;
+            double score = stepScore(sizes, k);
+            if (score > 1) candidates.add(new int[] {k, (int) Math.min(score * 1000, Integer.MAX_VALUE)});
+        }
+        candidates.sort((p, q) -> Integer.compare(q[1], p[1]));
+        List<Integer> cuts = new ArrayList<>();
+        for (int[] c : candidates) {
+            if (cuts.size() == 2) break;
+            List<Integer> trial = new ArrayList<>(cuts);
+            trial.add(c[0]);
+            trial.sort(null);
+            int from = 0;
+            boolean enough = true;
+            for (int i = 0; i <= trial.size(); i++) {
+                int to = i < trial.size() ? trial.get(i) : sizes.size();
+                enough &= to - from >= 3;
+                from = to;
+            }
+            if (enough) cuts = trial;
+        }
+        return cuts.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Notes for the ranges whose line through g(m) misses the measurements by more than {@link Segments#POOR_FIT}. */

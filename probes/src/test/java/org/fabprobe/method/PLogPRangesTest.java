@@ -67,6 +67,39 @@ class PLogPRangesTest {
                 "a range ends at the o_s step: " + sets);
     }
 
+    /**
+     * ob1:vader as measured under load (load average 10, blocking calls): g(m) of small sizes
+     * scatters 54..255 ns, so the line fits find no split; the steps the halving resolved
+     * (o_s 491 -> 1092 ns at 256 -> 288 B, 1773 -> 3185 ns at 4032 -> 4064 B) are the cuts.
+     */
+    @Test
+    void resolvedStepsCutTheRangesWhenTheFitsCannotTell() {
+        long[] x = {1, 2, 4, 8, 16, 32, 64, 128, 256, 288, 320, 384, 512, 640, 768, 1024, 1152, 1280, 1536, 2048, 3072,
+                3328, 3584, 3712, 3840, 3904, 3936, 3968, 4000, 4032, 4064, 4096, 6144, 7168, 8192, 12288, 16384, 24576,
+                32768, 49152, 65536};
+        double[] os = {241, 231, 231, 221, 251, 241, 401, 441, 491, 1092, 1122, 1092, 1082, 1012, 982, 1042, 1262, 1433,
+                1503, 1673, 2004, 1863, 1753, 2074, 2174, 2104, 2144, 3005, 1953, 1773, 3185, 4047, 4277, 4117, 3526, 4487,
+                4898, 4527, 5348, 6260, 7432};
+        double[] or = {401, 341, 431, 501, 441, 441, 431, 461, 501, 571, 551, 541, 641, 631, 652, 812, 812, 792, 822, 932,
+                982, 972, 1032, 1062, 1072, 1042, 1072, 812, 1102, 812, 3446, 3546, 3386, 3446, 3736, 3826, 4267, 4047,
+                5869, 6761, 7682};
+        double[] g = {64, 54, 54, 64, 124, 94, 255, 315, 345, 595, 655, 605, 665, 415, 395, 655, 825, 976, 1006, 1306,
+                1536, 1396, 1286, 1627, 1717, 1677, 1717, 2528, 1326, 1126, 2518, 3459, 3610, 3489, 2939, 3820, 4240,
+                3770, 4751, 5552, 6774};
+        List<SizeParams> list = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            list.add(new SizeParams(x[i], exact(os[i]), exact(or[i]), exact(400 + g[i]), new Estimate(g[i], 20), null, "t"));
+        }
+        // 4032 B itself is a disturbed sample (o_r 812 ns like 3968 B): the step is found within one size
+        int[] cuts = PLogPMethod.resolvedSteps(list);
+        assertEquals(2, cuts.length, java.util.Arrays.toString(cuts));
+        assertEquals(9, cuts[0], "a range starts at 288 B");
+        assertTrue(cuts[1] == 29 || cuts[1] == 30, "a range starts at 4032 or 4064 B: " + cuts[1]);
+        List<ParameterSet> sets = PLogPMethod.toLogGP(new Estimate(100, 5), list);
+        assertEquals(3, sets.size(), sets::toString);
+        assertEquals(256L, sets.getFirst().toBytes(), sets::toString);
+    }
+
     @Test
     void aScatteredRangeIsReportedAsAPoorFit() {
         long[] sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
