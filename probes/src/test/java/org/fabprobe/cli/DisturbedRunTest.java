@@ -22,7 +22,10 @@ class DisturbedRunTest {
         List<Process> busy = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) busy.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
-            Map<String, Object> doc = MethodsOnSimTest.run("loggp", OFED_LIKE, "-s", "0..8K");
+            // few sizes, small batches and a short cap: under load every batch may take a
+            // scheduler time slice per message, and the test must stay short
+            Map<String, Object> doc = MethodsOnSimTest.run("loggp", OFED_LIKE, "-s", "0,256,1K,4K", "--messages", "8",
+                    "--batch", "8", "--max-reps", "200", "--time-cap", "30ms");
             List<?> flags = (List<?>) doc.get("flags");
             List<?> notes = (List<?>) doc.get("notes");
             String context = doc.get("parameters") + "\nflags " + flags + "\nnotes " + notes;
