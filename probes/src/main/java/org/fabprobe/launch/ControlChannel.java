@@ -120,13 +120,23 @@ public final class ControlChannel implements AutoCloseable {
         }
     }
 
-    /** True when the peer has closed its end (checked without waiting). */
+    /**
+     * True when the peer has closed its end. Only for a session that is failing anyway: it
+     * reads and discards whatever the peer sent last (NIO cannot peek), waiting at most 200 ms.
+     */
     public boolean peerClosed() {
         try {
-            ByteBuffer probe = ByteBuffer.allocate(1);
-            selector.selectNow();
-            selector.selectedKeys().clear();
-            return channel.read(probe) < 0;
+            ByteBuffer sink = ByteBuffer.allocate(4096);
+            long deadline = System.nanoTime() + 200_000_000L;
+            while (System.nanoTime() < deadline) {
+                int n = channel.read(sink.clear());
+                if (n < 0) return true;
+                if (n == 0) {
+                    selector.select(50);
+                    selector.selectedKeys().clear();
+                }
+            }
+            return false;
         } catch (IOException e) {
             return true;
         }

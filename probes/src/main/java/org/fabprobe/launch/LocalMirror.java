@@ -71,6 +71,11 @@ final class LocalMirror extends Meeting {
         try {
             return announced.get(waitMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            try {
+                process.waitFor(2, TimeUnit.SECONDS); // its output closed: it is on its way out
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
             throw new FabprobeException(ExitCode.PEER_TIMEOUT, "the mirror process ended before it listened (" + peerStatus() + ")");
         } catch (TimeoutException e) {
             throw new FabprobeException(ExitCode.PEER_TIMEOUT, "the mirror process did not start listening within " + waitMs + " ms");

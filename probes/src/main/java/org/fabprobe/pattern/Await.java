@@ -38,7 +38,7 @@ public final class Await {
     private final long timeoutTicks;
     private final String peer;
 
-    /** @param peer how to name the peer in a timeout message, e.g. "mirror" */
+    /** @param peer how to name the peer in a timeout message, e.g. "the mirror process" */
     public Await(long timeoutNs, String peer) {
         this.timeoutTicks = Clock.fromNs(timeoutNs);
         this.peer = peer;
@@ -79,7 +79,7 @@ public final class Await {
         long now = Clock.now();
         if (deadline == 0) return now + timeoutTicks;
         if (now - deadline > 0) {
-            throw TransportException.timeout("no answer from the " + peer + " for "
+            throw TransportException.timeout("no answer from " + peer + " for "
                     + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for "
                     + (recv ? "message " + target + " (" + t.recvsCompleted() + " received)"
                             : "send completion " + target + " (" + t.sendsCompleted() + " completed)")

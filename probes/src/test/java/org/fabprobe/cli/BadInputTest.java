@@ -82,20 +82,19 @@ class BadInputTest {
         Thread.sleep(1500); // let the timed loop run
         mirror.destroyForcibly();
         CliRun result = run.get(20, TimeUnit.SECONDS);
-        removeShmRegionsOf(mirror.pid()); // a SIGKILLed shm endpoint cannot unlink its own region
         assertEquals(ExitCode.PEER_TIMEOUT, result.exitCode(), result::toString);
+        // a SIGKILLed shm endpoint cannot unlink its own region: the survivor did
+        assertEquals(java.util.List.of(), shmRegionsOf(mirror.pid()), "left in /dev/shm");
         // whichever call notices first (a wait, or a send the dead peer no longer drains), the mirror is named
         assertTrue(result.err().contains("mirror process exited"), result::toString);
         assertSingleLine(result);
     }
 
-    private static void removeShmRegionsOf(long pid) throws java.io.IOException {
+    private static java.util.List<String> shmRegionsOf(long pid) throws java.io.IOException {
         java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
-        if (!java.nio.file.Files.isDirectory(shm)) return;
+        if (!java.nio.file.Files.isDirectory(shm)) return java.util.List.of();
         try (var regions = java.nio.file.Files.list(shm)) {
-            for (var region : regions.filter(p -> p.getFileName().toString().startsWith(pid + ":")).toList()) {
-                java.nio.file.Files.deleteIfExists(region);
-            }
+            return regions.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("fabprobe-" + pid + "-")).toList();
         }
     }
 
@@ -103,7 +102,7 @@ class BadInputTest {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             Optional<ProcessHandle> child = ProcessHandle.current().children()
-                    .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("mirror --rendezvous")).orElse(false))
+                    .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("mirror --listen")).orElse(false))
                     .findFirst();
             if (child.isPresent()) return child.get();
             Thread.sleep(20);

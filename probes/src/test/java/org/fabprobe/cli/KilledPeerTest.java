@@ -30,7 +30,7 @@ class KilledPeerTest {
     void measureKilled(String transport) throws Exception {
         Process measure = longRun(transport);
         try {
-            ProcessHandle mirror = awaitMirror(measure, !transport.startsWith("ucx"));
+            ProcessHandle mirror = awaitMirror(measure, transport);
             measure.destroyForcibly().waitFor(); // SIGKILL
             assertNotNull(mirror.onExit().get(60, TimeUnit.SECONDS));
             String err = Files.readString(dir.resolve("stderr")); // the mirror writes where measure did
@@ -48,7 +48,7 @@ class KilledPeerTest {
     void mirrorKilled(String transport) throws Exception {
         Process measure = longRun(transport);
         try {
-            ProcessHandle mirror = awaitMirror(measure, !transport.startsWith("ucx"));
+            ProcessHandle mirror = awaitMirror(measure, transport);
             mirror.destroyForcibly();
             assertTrue(measure.waitFor(90, TimeUnit.SECONDS), "measure still running");
             String err = Files.readString(dir.resolve("stderr"));
@@ -80,18 +80,30 @@ class KilledPeerTest {
         }
     }
 
-    /** The measure process's mirror child, once both are in the timed rounds (their shm files exist, where named). */
-    private ProcessHandle awaitMirror(Process measure, boolean namedShm) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
+    /**
+     * The measure process's mirror child, once both have the transport open (its library or its
+     * shared-memory file mapped) and have had time to reach the timed rounds.
+     */
+    private ProcessHandle awaitMirror(Process measure, String transport) throws Exception {
+        String mapped = transport.startsWith("ucx") ? "libucp.so" : "/dev/shm/fabprobe-";
+        long deadline = System.nanoTime() + 90_000_000_000L;
         ProcessHandle child = null;
-        while (child == null || (namedShm && !hasShm(measure.pid(), child.pid()))) {
+        while (child == null || !maps(measure.pid(), mapped) || !maps(child.pid(), mapped)) {
             assertTrue(System.nanoTime() < deadline, "no mirror in the measurement: " + Files.readString(dir.resolve("stderr")));
             assertTrue(measure.isAlive(), "measure ended early: " + Files.readString(dir.resolve("stderr")));
             Thread.sleep(50);
             child = measure.children().findFirst().orElse(null);
         }
-        Thread.sleep(3000); // set-up done, JIT warm-up under way or over
+        Thread.sleep(3000); // the address exchange and the JIT warm-up take under a second when idle
         return child;
+    }
+
+    private static boolean maps(long pid, String what) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains(what);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static boolean hasShm(long... pids) {

@@ -178,7 +178,9 @@ class MirrorSecurityTest {
             assertTrue(m.find());
             try (Spawned measure = Spawned.start("pingpong", "-t", "ofi:tcp", "-s", "8", "-n", "10000000",
                     "--peer", "127.0.0.1:" + m.group(1), "--timeout", "2s")) {
-                Thread.sleep(4000); // into the timed rounds
+                long deadline = System.nanoTime() + 90_000_000_000L;
+                while (!doomed.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                Thread.sleep(2000); // into the timed rounds
                 doomed.process.destroyForcibly().waitFor();
                 CliRun run = measure.await(Duration.ofSeconds(60));
                 assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());

@@ -105,6 +105,12 @@ public final class OfiTransport implements Transport {
             MemorySegment infoOut = arena.allocate(ADDRESS);
             int rc = fi_getinfo(Fi.requestedVersion(), node.isEmpty() ? MemorySegment.NULL : arena.allocateFrom(node),
                     MemorySegment.NULL, node.isEmpty() ? 0 : FI_SOURCE(), hints, infoOut);
+            if (rc == -FI_ENODATA() && !node.isEmpty() && !boundToAnyInterface(provider)) {
+                // a fabric provider (verbs, efa, cxi, ...) whose devices do not hold the control
+                // connection's address (an Ethernet control network, say): its own default device
+                facts.put("source_node", "(provider default: no " + provider + " device holds " + node + ")");
+                rc = fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, infoOut);
+            }
             if (rc == -FI_ENODATA()) {
                 throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "libfabric provider '" + provider
                         + "' offers no tagged RDM endpoint here; available: " + String.join(", ", OfiProviders.rdmProviderNames()));
@@ -187,6 +193,11 @@ public final class OfiTransport implements Transport {
         check(Fi.getname(ep, addr, len), "fi_getname");
         address = addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         NativeEnvironment.reclaimTerminationSignals();
+    }
+
+    /** Providers that run on any IP interface (so any address of this host is theirs to bind). */
+    private static boolean boundToAnyInterface(String provider) {
+        return provider.startsWith("tcp") || provider.startsWith("udp") || provider.startsWith("sockets");
     }
 
     /** Providers that bind to an IP address (everything but shared memory). */
