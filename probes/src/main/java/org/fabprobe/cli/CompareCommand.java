@@ -6,8 +6,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
@@ -49,6 +51,12 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..64K", description = "Sizes. Default: ${DEFAULT-VALUE}")
     String sizes;
 
+    @Option(names = "--calls", defaultValue = "nonblocking", description = {
+            "MPI side: nonblocking (MPI_Isend/MPI_Irecv polled by MPI_Test: the raw side's own pattern, post then",
+            "poll, so MPI - raw is the library's cost on the same calls) or blocking (MPI_Send/MPI_Recv, the",
+            "paper's o_s; pml ucx then takes another protocol than raw UCX). Default: ${DEFAULT-VALUE}"})
+    String calls;
+
     @Option(names = "--timeout", defaultValue = "10s", description = "Per wait for the peer. Default: ${DEFAULT-VALUE}")
     String timeout;
 
@@ -69,22 +77,27 @@ final class CompareCommand implements Callable<Integer> {
         if (raw.startsWith("mpi:")) throw new IllegalArgumentException("-t names the raw transport; MPI goes in --mpi");
         String mpiTransport = "mpi:" + (mpi.contains("/") ? mpi : mpi + "/" + raw);
         MpiSelection selection = MpiSelection.parse(mpiTransport); // bad names fail before anything runs
+        if (!calls.equals("blocking") && !calls.equals("nonblocking")) {
+            throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
+        }
         String startedAt = Instant.now().toString();
         if (MpiLauncher.underLauncher()) {
             // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
             // settings, and the raw run's bootstrap uses that same world
             if (MpiWorld.open(mpiTransport).rank() != 0) {
-                measure(raw);
-                measure(mpiTransport);
+                measure(raw, "nonblocking");
+                measure(mpiTransport, calls);
                 return 0; // a mirror or idle rank: rank 0 reports
             }
         }
-        MethodDocument rawDoc = measure(raw);
-        MethodDocument mpiDoc = measure(mpiTransport);
+        MethodDocument rawDoc = measure(raw, "nonblocking");
+        MethodDocument mpiDoc = measure(mpiTransport, calls);
         List<CompareDocument.Range> rows = differences(rawDoc.parameters(), mpiDoc.parameters());
-        List<String> flags = flags(rows);
+        List<String> flags = new ArrayList<>(flags(rows));
+        Map<String, Map<String, String>> ucx = ucxSettings(rawDoc.transportFacts(), mpiDoc.transportFacts());
+        flags.addAll(ucxFlags(ucx));
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
-                selection.environment(), rows, flags, rawDoc, mpiDoc);
+                selection.environment(), "nonblocking", calls, callsNote(), ucx, rows, flags, rawDoc, mpiDoc);
         if (plot != null) Plots.write(doc, plot);
         if (json != null) {
             Output.write(json, ResultJson.write(doc));
@@ -95,14 +108,14 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /** Runs the method as its own command would and reads its JSON document. */
-    private MethodDocument measure(String transport) {
+    private MethodDocument measure(String transport, String callStyle) {
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int code;
         try (PrintStream into = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(into);
-            code = quiet ? Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-", "--quiet")
-                    : Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--json", "-");
+            code = quiet ? Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--calls", callStyle, "--json", "-", "--quiet")
+                    : Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--calls", callStyle, "--json", "-");
         } finally {
             System.setOut(stdout);
         }
@@ -155,6 +168,10 @@ final class CompareCommand implements Callable<Integer> {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "fabprobe compare  %s  raw %s  vs  %s (%s)%n", method, raw, doc.mpiTransport(),
                 doc.mpi().transportFacts().getOrDefault("library", "?")));
+        b.append("calls: ").append(doc.callsNote()).append('\n');
+        if (!doc.ucxSettings().isEmpty()) {
+            b.append("UCX pinned: raw ").append(doc.ucxSettings().get("raw")).append(", MPI ").append(doc.ucxSettings().get("mpi")).append('\n');
+        }
         for (CompareDocument.Range row : doc.ranges()) {
             b.append(String.format(Locale.ROOT, "%nMPI range %d..%d B (raw range %d..%d B)%n", row.fromBytes(),
                     row.toBytes(), row.rawRange()[0], row.rawRange()[1]));
@@ -172,6 +189,50 @@ final class CompareCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead.%n"));
         for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();
+    }
+
+    /** The UCX settings each side pinned (facts ucx.*), where either side runs over UCX. */
+    static Map<String, Map<String, String>> ucxSettings(Map<String, String> rawFacts, Map<String, String> mpiFacts) {
+        Map<String, String> rawUcx = ucxFacts(rawFacts);
+        Map<String, String> mpiUcx = ucxFacts(mpiFacts);
+        Map<String, Map<String, String>> both = new LinkedHashMap<>();
+        if (rawUcx.isEmpty() && mpiUcx.isEmpty()) return both;
+        both.put("raw", rawUcx);
+        both.put("mpi", mpiUcx);
+        return both;
+    }
+
+    private static Map<String, String> ucxFacts(Map<String, String> facts) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (facts != null) facts.forEach((k, v) -> {
+            if (k.startsWith("ucx.")) m.put(k.substring(4), v);
+        });
+        return m;
+    }
+
+    /** Like for like: the same pinned UCX settings on both sides (the MPI's own "self" transport aside). */
+    static List<String> ucxFlags(Map<String, Map<String, String>> ucx) {
+        List<String> flags = new ArrayList<>();
+        if (ucx.isEmpty()) return flags;
+        Map<String, String> raw = ucx.get("raw"), mpi = ucx.get("mpi");
+        java.util.Set<String> keys = new java.util.TreeSet<>(raw.keySet());
+        keys.addAll(mpi.keySet());
+        for (String key : keys) {
+            String a = String.valueOf(raw.get(key)), c = String.valueOf(mpi.get(key));
+            if (key.equals("TLS")) c = c.replace(",self", "");
+            if (!a.equals(c)) {
+                flags.add("UCX_" + key + " differs: raw " + raw.get(key) + ", MPI " + mpi.get(key) + " (not like for like)");
+            }
+        }
+        return flags;
+    }
+
+    /** What o_s means on each side, for the table and the JSON. */
+    private String callsNote() {
+        return calls.equals("nonblocking")
+                ? "raw: post, poll until the send completes; MPI: MPI_Isend, MPI_Test until it completes (the same calls)"
+                : "raw: post, poll until the send completes; MPI: MPI_Send until it returns (the paper's o_s; "
+                        + "not the raw side's calls: under pml ucx another protocol)";
     }
 
     private static String pm(Value e, double scale, boolean perByte) {

@@ -25,6 +25,9 @@ final class LogGPCommand implements Callable<Integer> {
     @Mixin
     MethodOptions method;
 
+    @Mixin
+    CallsOption callsOption;
+
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Message sizes s. Default: ${DEFAULT-VALUE}")
     String sizes;
 
@@ -36,13 +39,14 @@ final class LogGPCommand implements Callable<Integer> {
         long[] sizeList = SizeList.parse(sizes);
         if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
         Sampler sampler = method.sampler();
+        var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, sizeList[sizeList.length - 1],
+        var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls,
                 probe -> new LogGPMethod(probe, sampler).run(new LogGPMethod.Settings(sizeList, messages)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("messages", messages);
-        method.describe(settings, sampler);
+        method.describe(settings, sampler, calls);
         var context = new MethodReport.Context(session.runFacts("loggp", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.method.Sampler;
+import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
 import org.fabprobe.pattern.Schedule;
 import picocli.CommandLine.Option;
@@ -37,13 +38,21 @@ final class MethodOptions {
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
     }
 
-    void describe(Map<String, Object> settings, Sampler sampler) {
+    void describe(Map<String, Object> settings, Sampler sampler, PingPong.Calls calls) {
+        settings.put("calls", calls.label());
+        settings.put("calls_detail", describeCalls(calls));
         settings.put("sampling", sampler.toString());
         settings.put("ci_target_percent", ciPercent);
         settings.put("batch", batch);
         settings.put("max_reps", maxReps);
         settings.put("time_cap", timeCap);
         settings.put("depth", DEPTH);
+    }
+
+    /** What the table's header and the JSON's settings.calls say about the calls. */
+    static String describeCalls(PingPong.Calls calls) {
+        return calls == PingPong.Calls.BLOCKING ? "blocking (MPI_Send / MPI_Recv)"
+                : "nonblocking (post, then poll progress; MPI_Isend / MPI_Irecv / MPI_Test under mpi)";
     }
 
     /** What one method run returns, with the facts the report needs. */
@@ -54,14 +63,14 @@ final class MethodOptions {
     }
 
     /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
-    static <R> Run<R> run(SessionOptions session, long largestMessage, Body<R> body) {
-        SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH));
+    static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Body<R> body) {
+        SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls));
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
         long start = System.nanoTime();
         R result = session.run(spec, (t, await, control) -> {
             facts.putAll(t.facts());
-            Probe probe = new Probe(t, await, control, DEPTH);
+            Probe probe = new Probe(t, await, control, DEPTH, calls);
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);
             R r = body.run(probe);
             probe.end();

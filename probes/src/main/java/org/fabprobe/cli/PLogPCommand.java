@@ -24,6 +24,9 @@ final class PLogPCommand implements Callable<Integer> {
     @Mixin
     MethodOptions method;
 
+    @Mixin
+    CallsOption callsOption;
+
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Initial sizes m. Default: ${DEFAULT-VALUE}")
     String sizes;
 
@@ -39,15 +42,16 @@ final class PLogPCommand implements Callable<Integer> {
         long[] sizeList = SizeList.parse(sizes);
         long limit = Math.max(SizeList.size(adaptiveLimit), sizeList[sizeList.length - 1]);
         Sampler sampler = method.sampler();
+        var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, limit,
+        var run = MethodOptions.run(session, limit, calls,
                 probe -> new PLogPMethod(probe, sampler).run(new PLogPMethod.Settings(sizeList, limit, validate)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("adaptive_limit_bytes", limit);
         settings.put("validate", validate);
         settings.put("saturation_eps", PLogPMethod.SATURATION_EPS);
-        method.describe(settings, sampler);
+        method.describe(settings, sampler, calls);
         var context = new MethodReport.Context(session.runFacts("plogp", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

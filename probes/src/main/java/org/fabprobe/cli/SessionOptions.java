@@ -22,9 +22,9 @@ final class SessionOptions {
     static final int MAX_REPETITIONS = 10_000_000;
 
     @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
-            description = "ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:verbs, ...), ucx:TLS (ucx:tcp, "
-                    + "ucx:posix,cma, ucx:rc, ...), mpi:IMPL/SELECTION (mpi:openmpi/ucx:tcp, mpi:mpich/ofi:tcp, ...) "
-                    + "or sim:L=..,os=..,or=..,g=..,G=.. (emulated). Default: ${DEFAULT-VALUE}")
+            description = {"ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:verbs, ...), ucx:TLS (ucx:tcp, ucx:posix,cma,",
+                    "ucx:rc, ...), mpi:IMPL[/SELECTION] (mpi:openmpi/ob1:vader, mpi:openmpi/ucx:tcp, mpi:mpich/ucx:tcp, ...)",
+                    "or sim:L=..,os=..,or=..,g=..,G=..[;>SIZE:...] (emulated). Default: ${DEFAULT-VALUE}"})
     String transport;
 
     @Option(names = "--peer", paramLabel = "HOST[:PORT]",

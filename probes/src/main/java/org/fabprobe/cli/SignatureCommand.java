@@ -25,6 +25,9 @@ final class SignatureCommand implements Callable<Integer> {
     @Mixin
     MethodOptions method;
 
+    @Mixin
+    CallsOption callsOption;
+
     @Option(names = "--bursts", defaultValue = "1..256", description = "Burst lengths M (powers of two in a range). Default: ${DEFAULT-VALUE}")
     String bursts;
 
@@ -41,13 +44,14 @@ final class SignatureCommand implements Callable<Integer> {
         int[] burstList = java.util.Arrays.stream(m).mapToInt(v -> (int) v).toArray();
         long[] bulk = "none".equals(bulkSizes) ? new long[0] : SizeList.parse(bulkSizes);
         Sampler sampler = method.sampler();
+        var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1],
+        var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1], calls,
                 probe -> new SignatureMethod(probe, sampler).run(new SignatureMethod.Settings(burstList, bulk)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("bursts", burstList);
         settings.put("bulk_sizes", SizeList.asList(bulk));
-        method.describe(settings, sampler);
+        method.describe(settings, sampler, calls);
         var context = new MethodReport.Context(session.runFacts("signature", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

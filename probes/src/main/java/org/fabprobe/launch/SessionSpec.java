@@ -37,7 +37,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     .int32(s.repetitions()).int32(s.calls().ordinal());
             case Schedule.StreamSchedule s -> sizes(w.int32(STREAM), s.sizes()).int32(s.window())
                     .int32(s.warmup()).int32(s.repetitions());
-            case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth());
+            case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
         }
         return w.bytes();
     }
@@ -57,7 +57,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     calls(r.int32()));
             case STREAM -> new Schedule.StreamSchedule(sizes(r, bufferBytes), (int) check(r.int32(), 1, MAX_DEPTH, "window"),
                     count(r.int32()), reps(r.int32()));
-            case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"));
+            case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()));
             default -> throw refused("unknown pattern");
         };
         r.end();

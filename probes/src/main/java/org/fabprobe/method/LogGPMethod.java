@@ -42,7 +42,7 @@ public final class LogGPMethod {
 
     public LogGPMethod(Probe probe, Sampler sampler) {
         this.probe = probe;
-        this.sampler = sampler;
+        this.sampler = sampler.watching(probe::disturbances);
     }
 
     public Result run(Settings settings) {
@@ -69,8 +69,29 @@ public final class LogGPMethod {
             if (!prtt1.converged() || !prttN.converged() || !prttD.converged()) {
                 notes.add("size " + s + " B: not within the confidence target at the repetition/time cap");
             }
+            PLogPMethod.addIfPresent(notes, Sampler.disturbedNote("size " + s + " B", prtt1, prttN, prttD));
         }
+        PLogPMethod.addIfPresent(notes, sampler.discardedNote());
+        notes.addAll(poorFits(sizes));
         return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
+    }
+
+    /** Notes for the ranges where the line through g + (s-1)G fits poorly. */
+    static List<String> poorFits(List<SizePrtt> sizes) {
+        List<String> notes = new ArrayList<>();
+        if (sizes.size() < 3) return notes;
+        long[] x = sizes.stream().mapToLong(SizePrtt::size).toArray();
+        double[] gapAll = sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray();
+        double[] prtt1 = sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray();
+        int[] cuts = Segments.cuts(x, gapAll, prtt1);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            String note = Segments.poorFitNote("g+(s-1)G", x, gapAll, from, to);
+            if (note != null) notes.add(note);
+            from = to;
+        }
+        return notes;
     }
 
     /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s). */
@@ -87,9 +108,9 @@ public final class LogGPMethod {
             Segments.Line line = Segments.fit(x, gapAll, from, to);
             // g + (s-1)G = (g - G) + sG
             Estimate gapPerByte = to - from > 2 && line.slope() > 0
-                    ? new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()))
+                    ? new Estimate(line.slope(), line.slopeCi95())
                     : new Estimate(line.slope(), Double.NaN);
-            Estimate gap = new Estimate(line.at(1), 1.96 * Math.sqrt(line.interceptVariance()));
+            Estimate gap = new Estimate(line.at(1), line.interceptCi95());
             SizePrtt first = sizes.get(from);
             Estimate o = first.overhead();
             double bytesBeyondFirst = Math.max(first.size() - 1, 0);

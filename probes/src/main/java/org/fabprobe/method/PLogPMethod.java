@@ -14,7 +14,7 @@ import org.fabprobe.pattern.Probe;
  * <ol>
  * <li>g(0) by saturation: RTT_n of n empty messages and one empty reply, n = 10, 20, 40, ...
  *     until the gap per message changes by less than eps (1 %, or less than its own 95 %
- *     uncertainty on a noisy machine) and RTT_1 < eps RTT_n; at most 4096 messages.
+ *     uncertainty on a noisy machine) and RTT_1 < eps RTT_n; the last train has 4096 messages.
  * <li>Per size m, two round trips. m bytes out, 0 back: the send time is o_s(m), the round
  *     trip RTT(m). 0 bytes out, wait Delta > RTT(m), receive m bytes: o_r(m) (an unexpected
  *     message, as the paper measures it). g(m) = RTT(m) - RTT(0) + g(0), L = (RTT(0) - 2 g(0)) / 2.
@@ -71,7 +71,7 @@ public final class PLogPMethod {
 
     public PLogPMethod(Probe probe, Sampler sampler) {
         this.probe = probe;
-        this.sampler = sampler;
+        this.sampler = sampler.watching(probe::disturbances);
     }
 
     public Result run(Settings settings) {
@@ -97,17 +97,18 @@ public final class PLogPMethod {
             sizes.add(measureSize(top * 2, gap0, zero.rtt(), "range extended"));
             added++;
         }
-        // halve intervals where a size does not follow from the two below it
-        for (int k = 2; k < sizes.size() && added < MAX_ADDED_SIZES; k++) {
-            SizeParams a = sizes.get(k - 2), b = sizes.get(k - 1), c = sizes.get(k);
-            if (followsFrom(a, b, c)) continue;
-            long width = c.size() - b.size();
-            if (width <= Math.max(32, SATURATION_EPS * c.size())) continue;
-            sizes.add(k, measureSize(b.size() + width / 2, gap0, zero.rtt(), "interval halved"));
+        // halve the interval below the size that least follows from the two below it, the
+        // largest misfit first: the budget goes to real protocol steps before noise
+        int worst;
+        while ((worst = worstMisfit(sizes)) > 0 && added < MAX_ADDED_SIZES) {
+            SizeParams b = sizes.get(worst - 1), c = sizes.get(worst);
+            sizes.add(worst, measureSize(b.size() + (c.size() - b.size()) / 2, gap0, zero.rtt(), "interval halved"));
             added++;
-            k--; // check the new midpoint against the two sizes below it, then the old size again
         }
-        if (added >= MAX_ADDED_SIZES) notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions");
+        if (worst > 0) {
+            notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions; the interval below "
+                    + sizes.get(worst).size() + " B (and maybe others) was not resolved further");
+        }
         long t2 = System.nanoTime();
 
         if (settings.validate()) {
@@ -125,9 +126,20 @@ public final class PLogPMethod {
                 notes.add("size " + p.size() + " B: not within the confidence target at the repetition/time cap");
             }
         }
+        notes.addAll(poorFits(sizes));
         if (!gap0.saturated()) notes.add("g(0): saturation criteria not met at " + gap0.messages() + " messages");
+        addIfPresent(notes, Sampler.disturbedNote("g(0) train", gap0.rttN()));
+        for (SizeParams p : sizes) {
+            addIfPresent(notes, Sampler.disturbedNote("size " + p.size() + " B", p.sendOverhead(), p.recvOverhead(), p.rtt(),
+                    p.saturatedGap() == null ? null : p.saturatedGap().rttN()));
+        }
+        addIfPresent(notes, sampler.discardedNote());
         return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
                 (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);
+    }
+
+    static void addIfPresent(List<String> notes, String note) {
+        if (note != null) notes.add(note);
     }
 
     /** Doubles the train until the gap per message settles and the reply's round trip is negligible. */
@@ -142,11 +154,11 @@ public final class PLogPMethod {
             // settled: changed by less than eps, or by less than the measurement can tell
             boolean settled = Math.abs(gap.value() - previous) < Math.max(SATURATION_EPS * gap.value(), gap.ci95());
             boolean long_enough = rtt1.value() < SATURATION_EPS * rttN.value();
-            if ((settled && long_enough) || n * 2 > MAX_TRAIN) {
+            if ((settled && long_enough) || n >= MAX_TRAIN) {
                 return new Saturation(gap, n, settled && long_enough, rttN, (System.nanoTime() - start) / 1e6);
             }
             previous = gap.value();
-            n *= 2;
+            n = Math.min(2 * n, MAX_TRAIN); // 10, 20, ..., 2560, then 4096 as the last train
         }
     }
 
@@ -170,12 +182,49 @@ public final class PLogPMethod {
         return new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), gap, p.saturatedGap(), p.origin());
     }
 
-    private static boolean followsFrom(SizeParams a, SizeParams b, SizeParams c) {
-        return matches(extrapolate(a.size(), a.sendOverhead().value(), b.size(), b.sendOverhead().value(), c.size()),
-                c.sendOverhead().median())
-                && matches(extrapolate(a.size(), a.recvOverhead().value(), b.size(), b.recvOverhead().value(), c.size()),
-                c.recvOverhead().median())
-                && matches(extrapolate(a.size(), a.gap().value(), b.size(), b.gap().value(), c.size()), c.gap());
+    /**
+     * The index k of the size whose interval below (sizes k-1 .. k) most clearly holds a step,
+     * among intervals still wider than max(32 B, eps m); 0 if none does. A step between b and
+     * c shows twice: c misses the line from the two sizes below b, and b misses the line
+     * back from the two sizes from c up. The size after a step misses only forwards (its two
+     * sizes below straddle the step), so the smaller of the two misfits points at the step.
+     */
+    static int worstMisfit(List<SizeParams> sizes) {
+        int worst = 0;
+        double worstScore = 1;
+        for (int k = 1; k < sizes.size(); k++) {
+            SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+            if (c.size() - b.size() <= Math.max(32, SATURATION_EPS * c.size())) continue;
+            double score = stepScore(sizes, k);
+            if (score > worstScore) {
+                worstScore = score;
+                worst = k;
+            }
+        }
+        return worst;
+    }
+
+    /** How clearly the interval below size k holds a step: the smaller of its two misfits (in tolerances). */
+    private static double stepScore(List<SizeParams> sizes, int k) {
+        SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+        double forward = k >= 2 ? misfit(sizes.get(k - 2), b, c) : Double.NaN;
+        double backward = k + 1 < sizes.size() ? misfit(sizes.get(k + 1), c, b) : Double.NaN;
+        return Double.isNaN(forward) ? backward : Double.isNaN(backward) ? forward : Math.min(forward, backward);
+    }
+
+    /** How far {@code z} is from the lines through {@code x} and {@code y} (o_s, o_r, g), in tolerances. */
+    private static double misfit(SizeParams x, SizeParams y, SizeParams z) {
+        return Math.max(misfit(x.size(), x.sendOverhead().value(), y.size(), y.sendOverhead().value(), z.size(),
+                z.sendOverhead().median()), Math.max(misfit(x.size(), x.recvOverhead().value(), y.size(),
+                y.recvOverhead().value(), z.size(), z.recvOverhead().median()),
+                misfit(x.size(), x.gap().value(), y.size(), y.gap().value(), z.size(), z.gap())));
+    }
+
+    /** How far a measured value is from its extrapolation, in units of the tolerance ({@link #matches}: <= 1). */
+    private static double misfit(long x0, double y0, long x1, double y1, long x, Estimate measured) {
+        double ci = Double.isNaN(measured.ci95()) ? 0 : measured.ci95();
+        double tolerance = Math.max(MATCH_RELATIVE * Math.abs(measured.value()), MATCH_FLOOR_NS + 2 * ci);
+        return Math.abs(measured.value() - extrapolate(x0, y0, x1, y1, x)) / tolerance;
     }
 
     static double extrapolate(long x0, double y0, long x1, double y1, long x) {
@@ -196,10 +245,10 @@ public final class PLogPMethod {
         long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
         double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
         SizeParams first = positive.getFirst();
-        int[] cuts = Segments.cuts(x, g);
+        int[] cuts = cuts(positive);
         // g(1) from the first range's line rather than the one size: robust to a stalled sample
         Segments.Line firstLine = Segments.fit(x, g, 0, cuts.length > 0 ? cuts[0] : x.length);
-        Estimate g1 = new Estimate(firstLine.at(1), 1.96 * Math.sqrt(firstLine.interceptVariance()))
+        Estimate g1 = new Estimate(firstLine.at(1), firstLine.interceptCi95())
                 .withoutNaN();
         Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
         int from = 0;
@@ -215,9 +264,72 @@ public final class PLogPMethod {
         return sets;
     }
 
+    /**
+     * Size ranges where g(m), o_s(m) or o_r(m) changes its line: a step in any of them is a
+     * protocol switch. Where the line fits cannot tell (on shared memory g(m) of small sizes
+     * scatters by a factor of two and its relative residuals drown the steps), the steps the
+     * interval halving resolved are the cuts.
+     */
+    private static int[] cuts(List<SizeParams> positive) {
+        long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
+        int[] fitted = Segments.cuts(x, positive.stream().mapToDouble(p -> p.gap().value()).toArray(),
+                positive.stream().mapToDouble(p -> p.sendOverhead().value()).toArray(),
+                positive.stream().mapToDouble(p -> p.recvOverhead().value()).toArray());
+        return fitted.length > 0 ? fitted : resolvedSteps(positive);
+    }
+
+    /**
+     * The (at most two) clearest steps whose interval the halving narrowed to its limit, as
+     * cuts that leave at least 3 sizes in every range.
+     */
+    static int[] resolvedSteps(List<SizeParams> sizes) {
+        List<int[]> candidates = new ArrayList<>(); // {index, score * 1000}
+        for (int k = 1; k < sizes.size(); k++) {
+            SizeParams b = sizes.get(k - 1), c = sizes.get(k);
+            if (c.size() - b.size() > Math.max(32, SATURATION_EPS * c.size())) continue;
+            double score = stepScore(sizes, k);
+            if (score > 1) candidates.add(new int[] {k, (int) Math.min(score * 1000, Integer.MAX_VALUE)});
+        }
+        candidates.sort((p, q) -> Integer.compare(q[1], p[1]));
+        List<Integer> cuts = new ArrayList<>();
+        for (int[] c : candidates) {
+            if (cuts.size() == 2) break;
+            List<Integer> trial = new ArrayList<>(cuts);
+            trial.add(c[0]);
+            trial.sort(null);
+            int from = 0;
+            boolean enough = true;
+            for (int i = 0; i <= trial.size(); i++) {
+                int to = i < trial.size() ? trial.get(i) : sizes.size();
+                enough &= to - from >= 3;
+                from = to;
+            }
+            if (enough) cuts = trial;
+        }
+        return cuts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Notes for the ranges whose line through g(m) misses the measurements by more than {@link Segments#POOR_FIT}. */
+    static List<String> poorFits(List<SizeParams> sizes) {
+        List<SizeParams> positive = sizes.stream().filter(p -> p.size() > 0).toList();
+        List<String> notes = new ArrayList<>();
+        if (positive.size() < 3) return notes;
+        long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
+        double[] g = positive.stream().mapToDouble(p -> p.gap().value()).toArray();
+        int[] cuts = cuts(positive);
+        int from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            int to = i < cuts.length ? cuts[i] : x.length;
+            String note = Segments.poorFitNote("g(m)", x, g, from, to);
+            if (note != null) notes.add(note);
+            from = to;
+        }
+        return notes;
+    }
+
     private static Estimate slope(long[] x, double[] y, int from, int to) {
         if (to - from < 2) return ParameterSet.NOT_MEASURED;
         Segments.Line line = Segments.fit(x, y, from, to);
-        return new Estimate(line.slope(), 1.96 * Math.sqrt(line.slopeVariance()));
+        return new Estimate(line.slope(), line.slopeCi95());
     }
 }

@@ -1,6 +1,7 @@
 package org.fabprobe.method;
 
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.MedianCi;
 import org.fabprobe.model.Statistics;
@@ -13,6 +14,11 @@ import org.fabprobe.model.Summary;
  * time cap, and then the result says it did not converge. The first {@code warmup} samples
  * of every batch are discarded: the first messages after the untimed ready exchange find
  * colder caches than the steady state the method is about.
+ *
+ * <p>A batch during which the watched disturbance counter moved (a timing thread preempted,
+ * the emulator late: {@code pattern.Disturbances}) is discarded and measured again while
+ * the time cap allows. If the cap comes first and no undisturbed batch was kept, the last
+ * disturbed one is, and the result says so ({@link Sampled#disturbed}).
  */
 public final class Sampler {
     public static final double DEFAULT_RELATIVE = 0.05;
@@ -24,15 +30,24 @@ public final class Sampler {
     private final int warmup;
     private final int maxReps;
     private final double timeCapNs;
+    private final LongSupplier disturbances;
+    /** Disturbed batches discarded so far (measured again or given up at the cap). */
+    private long discarded;
 
     /** How sampling went, per series. */
-    public record Sampled(Estimate median, Summary summary, boolean converged, double wallMs) {
+    public record Sampled(Estimate median, Summary summary, boolean converged, double wallMs, int disturbedBatches,
+                          boolean disturbed) {
         public double value() {
             return median.value();
         }
     }
 
     public Sampler(double relative, double floorNs, int batch, int warmup, int maxReps, double timeCapNs) {
+        this(relative, floorNs, batch, warmup, maxReps, timeCapNs, () -> 0);
+    }
+
+    private Sampler(double relative, double floorNs, int batch, int warmup, int maxReps, double timeCapNs,
+                    LongSupplier disturbances) {
         if (batch < MedianCi.MIN_SAMPLES) throw new IllegalArgumentException("batch must be >= " + MedianCi.MIN_SAMPLES);
         if (maxReps < batch) throw new IllegalArgumentException("maximum repetitions must be >= the batch (" + batch + ")");
         this.relative = relative;
@@ -41,6 +56,12 @@ public final class Sampler {
         this.warmup = warmup;
         this.maxReps = maxReps;
         this.timeCapNs = timeCapNs;
+        this.disturbances = disturbances;
+    }
+
+    /** The same sampler, discarding batches during which {@code disturbances} moved. */
+    public Sampler watching(LongSupplier disturbances) {
+        return new Sampler(relative, floorNs, batch, warmup, maxReps, timeCapNs, disturbances);
     }
 
     public int maxReps() {
@@ -55,10 +76,22 @@ public final class Sampler {
     public Sampled[] sample(IntFunction<double[][]> probe) {
         long start = System.nanoTime();
         double[][] all = null;
-        int count = 0;
+        int count = 0, disturbedBatches = 0;
+        boolean keptDisturbed = false;
         while (true) {
+            long before = disturbances.getAsLong();
             double[][] got = probe.apply(warmup + batch);
             if (all == null) all = new double[got.length][maxReps];
+            if (disturbances.getAsLong() != before) {
+                disturbedBatches++;
+                discarded++;
+                boolean timeLeft = System.nanoTime() - start < timeCapNs;
+                if (timeLeft || count > 0) {
+                    if (timeLeft) continue;
+                    return result(all, count, false, start, disturbedBatches, keptDisturbed);
+                }
+                keptDisturbed = true; // the cap came first and nothing else is there
+            }
             int take = Math.min(batch, maxReps - count);
             for (int s = 0; s < got.length; s++) System.arraycopy(got[s], warmup, all[s], count, take);
             count += take;
@@ -70,13 +103,44 @@ public final class Sampler {
             }
             double wallNs = System.nanoTime() - start;
             if (converged || count >= maxReps || wallNs >= timeCapNs) {
-                Sampled[] result = new Sampled[all.length];
-                for (int s = 0; s < all.length; s++) {
-                    result[s] = new Sampled(medians[s], Statistics.summarize(all[s], count), converged, wallNs / 1e6);
-                }
-                return result;
+                return result(all, count, converged, start, disturbedBatches, keptDisturbed);
             }
         }
+    }
+
+    private static Sampled[] result(double[][] all, int count, boolean converged, long start, int disturbedBatches,
+                                    boolean keptDisturbed) {
+        double wallMs = (System.nanoTime() - start) / 1e6;
+        Sampled[] result = new Sampled[all.length];
+        for (int s = 0; s < all.length; s++) {
+            result[s] = new Sampled(MedianCi.of(all[s], count), Statistics.summarize(all[s], count), converged, wallMs,
+                    disturbedBatches, keptDisturbed);
+        }
+        return result;
+    }
+
+    public long discardedBatches() {
+        return discarded;
+    }
+
+    /** The note for quantities whose kept samples are disturbed, or null if none is. */
+    public static String disturbedNote(String what, Sampled... samples) {
+        for (Sampled s : samples) {
+            if (s != null && s.disturbed()) {
+                return DISTURBED_NOTE + what + ": every batch within the time cap was disturbed (a timing thread"
+                        + " preempted or the emulator late); the values may be wrong";
+            }
+        }
+        return null;
+    }
+
+    /** How notes about disturbed values start; the reports raise a flag for them. */
+    public static final String DISTURBED_NOTE = "disturbed: ";
+
+    /** The note on batches measured again, or null. */
+    public String discardedNote() {
+        return discarded == 0 ? null : discarded + " disturbed batches (timing thread preempted or emulator late) were"
+                + " discarded and measured again";
     }
 
     /** One series. */

@@ -44,7 +44,7 @@ public final class SignatureMethod {
 
     public SignatureMethod(Probe probe, Sampler sampler) {
         this.probe = probe;
-        this.sampler = sampler;
+        this.sampler = sampler.watching(probe::disturbances);
     }
 
     public Result run(Settings settings) {
@@ -87,6 +87,12 @@ public final class SignatureMethod {
                 }
             }
         }
+        for (Curve c : curves) {
+            PLogPMethod.addIfPresent(notes, Sampler.disturbedNote(String.format(java.util.Locale.ROOT,
+                    "signature at Delta = %.0f ns", c.delayNs()), c.cost()));
+        }
+        PLogPMethod.addIfPresent(notes, Sampler.disturbedNote("RTT(0)", rtt));
+        PLogPMethod.addIfPresent(notes, sampler.discardedNote());
         ParameterSet parameters = new ParameterSet(0, 0, latency, sendOverhead, recvOverhead, gap, ParameterSet.NOT_MEASURED);
         return new Result(rtt, curves, parameters, bulk, (System.nanoTime() - start) / 1e6, notes.stream().distinct().toList());
     }

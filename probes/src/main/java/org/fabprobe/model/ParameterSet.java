@@ -33,7 +33,9 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
             flags.add(String.format(Locale.ROOT, "%s: g %.1f ns < o_s %.1f ns", range, gap.value(), sendOverhead.value()));
         }
         if (latency.value() + latency.ci95() < 0) {
-            flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns", range, latency.value()));
+            // the overheads contain the flight (loopback tcp, shared memory: see the README)
+            flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns (o_s + o_r contain the flight: expected on "
+                    + "shared memory and loopback tcp)", range, latency.value()));
         }
         for (Estimate o : new Estimate[] {sendOverhead, recvOverhead}) {
             if (o.value() + o.ci95() < 0) flags.add(String.format(Locale.ROOT, "%s: negative overhead %.1f ns", range, o.value()));
@@ -43,4 +45,37 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
         }
         return flags;
     }
+
+    /**
+     * Values no network can have, which only a disturbed or misfitted measurement gives: L
+     * above the round trip it was derived from, an uncertainty larger than the value itself
+     * (beyond the clock's resolution of a few ns).
+     *
+     * @param roundTripNs the round trip of the smallest size, or NaN if not known
+     */
+    public List<String> absurdities(double roundTripNs) {
+        List<String> flags = new ArrayList<>();
+        String range = fromBytes + ".." + toBytes + " B";
+        if (latency.value() > roundTripNs) {
+            flags.add(String.format(Locale.ROOT, "%s: L %.1f ns > the round trip %.1f ns (absurd)", range, latency.value(),
+                    roundTripNs));
+        }
+        String[] names = {"L", "o_s", "o_r", "g"};
+        Estimate[] values = {latency, sendOverhead, recvOverhead, gap};
+        for (int i = 0; i < names.length; i++) {
+            Estimate e = values[i];
+            if (e.ci95() > Math.abs(e.value()) && e.ci95() > RESOLUTION_NS) {
+                flags.add(String.format(Locale.ROOT, "%s: %s %.1f ± %.1f ns: uncertainty larger than the value", range,
+                        names[i], e.value(), e.ci95()));
+            }
+        }
+        if (gapPerByte.ci95() > Math.abs(gapPerByte.value())) {
+            flags.add(String.format(Locale.ROOT, "%s: G %.5f ± %.5f ns/B: uncertainty larger than the value", range,
+                    gapPerByte.value(), gapPerByte.ci95()));
+        }
+        return flags;
+    }
+
+    /** Below this an uncertainty is the clock's, not the measurement's. */
+    private static final double RESOLUTION_NS = 10;
 }

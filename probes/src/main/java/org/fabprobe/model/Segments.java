@@ -23,15 +23,46 @@ public final class Segments {
     private static final double REQUIRED_REDUCTION_PER_RANGE = 0.5;
     private static final double ROUNDING_FLOOR = 1e-6;
 
+    /** A range whose line misses its points by more than this rms relative residual fits poorly. */
+    public static final double POOR_FIT = 0.10;
+    /** How notes about poorly fitting ranges start; the reports raise a flag for them. */
+    public static final String POOR_FIT_NOTE = "poor fit: ";
+
     private Segments() {}
+
+    /** The rms relative residual of the line over [from, to). */
+    public static double rmsRelative(long[] x, double[] y, int from, int to) {
+        return Math.sqrt(fit(x, y, from, to).rss() / (to - from));
+    }
+
+    /** A note if the line through {@code what} over [from, to) fits poorly, else null. */
+    public static String poorFitNote(String what, long[] x, double[] y, int from, int to) {
+        if (to - from < MIN_POINTS) return null;
+        double rms = rmsRelative(x, y, from, to);
+        if (!(rms > POOR_FIT)) return null;
+        return String.format(java.util.Locale.ROOT, "%s%s over %d..%d B: the range's line misses by %.1f %% rms"
+                + " (a step or curve inside the range, or noise): its parameters describe it badly", POOR_FIT_NOTE,
+                what, x[from], x[to - 1], 100 * rms);
+    }
 
     /**
      * Weighted least squares over [from, to). A non-positive slope is clamped to 0 (intercept
      * alone), the constrained optimum: a size range without a visible per-byte cost.
      */
-    public record Line(double intercept, double slope, double interceptVariance, double slopeVariance, double rss) {
+    public record Line(double intercept, double slope, double interceptVariance, double slopeVariance, double rss,
+                       int degreesOfFreedom) {
         public double at(double x) {
             return intercept + slope * x;
+        }
+
+        /** 95 % half-width of the slope: Student's t for the fit's degrees of freedom (few sizes per range). */
+        public double slopeCi95() {
+            return Statistics.tQuantile975(degreesOfFreedom) * Math.sqrt(slopeVariance);
+        }
+
+        /** 95 % half-width of the intercept. */
+        public double interceptCi95() {
+            return Statistics.tQuantile975(degreesOfFreedom) * Math.sqrt(interceptVariance);
         }
     }
 
@@ -53,11 +84,11 @@ public final class Segments {
             double intercept = (swy - slope * swx) / sw;
             double rss = relativeRss(x, y, from, to, intercept, slope);
             double s2 = points > 2 ? rss / (points - 2) : Double.NaN;
-            return new Line(intercept, slope, s2 * swxx / det, s2 * sw / det, rss);
+            return new Line(intercept, slope, s2 * swxx / det, s2 * sw / det, rss, points - 2);
         }
         double intercept = swy / sw;
         double rss = relativeRss(x, y, from, to, intercept, 0);
-        return new Line(intercept, 0, points > 1 ? rss / (points - 1) / sw : Double.NaN, Double.NaN, rss);
+        return new Line(intercept, 0, points > 1 ? rss / (points - 1) / sw : Double.NaN, Double.NaN, rss, points - 1);
     }
 
     /**

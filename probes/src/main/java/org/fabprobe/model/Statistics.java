@@ -1,6 +1,7 @@
 package org.fabprobe.model;
 
 import java.util.Arrays;
+import org.apache.commons.statistics.distribution.TDistribution;
 
 /** Order statistics and moments of timing samples. Pure functions. */
 public final class Statistics {
@@ -10,8 +11,8 @@ public final class Statistics {
      * Summarizes the first {@code count} samples. Percentiles use the nearest-rank rule
      * (the smallest sample with at least p % of the samples at or below it); outliers are
      * samples above Tukey's far fence q3 + 3 IQR: interference, not the network. The 95 %
-     * confidence half-width of the mean is t * stddev / sqrt(n), with Student's t up to 30
-     * degrees of freedom and 1.96 beyond. One sample has no spread: stddev and ci95 are NaN.
+     * confidence half-width of the mean is t * stddev / sqrt(n), with Student's t for n - 1
+     * degrees of freedom. One sample has no spread: stddev and ci95 are NaN.
      */
     public static Summary summarize(double[] samples, int count) {
         if (count < 1) throw new IllegalArgumentException("no samples");
@@ -50,13 +51,20 @@ public final class Statistics {
         return lo;
     }
 
-    /** Two-sided 95 % Student-t quantiles for 1..30 degrees of freedom. */
-    private static final double[] T_975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-            2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-            2.056, 2.052, 2.048, 2.045, 2.042};
+    /** Quantiles for small degrees of freedom, computed once: fits and summaries ask for them often. */
+    private static final double[] T_975 = new double[256];
 
-    /** Two-sided 95 % Student-t quantile; 1.96 beyond 30 degrees of freedom. */
-    static double tQuantile975(int degreesOfFreedom) {
-        return degreesOfFreedom <= T_975.length ? T_975[degreesOfFreedom - 1] : 1.96;
+    static {
+        for (int df = 1; df <= T_975.length; df++) T_975[df - 1] = TDistribution.of(df).inverseCumulativeProbability(0.975);
+    }
+
+    /**
+     * Two-sided 95 % Student-t quantile (Apache Commons Statistics): 12.71 at 1 degree of
+     * freedom, 2.04 at 30, 1.98 at 100, 1.96 in the limit.
+     */
+    public static double tQuantile975(int degreesOfFreedom) {
+        if (degreesOfFreedom < 1) return Double.NaN;
+        if (degreesOfFreedom <= T_975.length) return T_975[degreesOfFreedom - 1];
+        return TDistribution.of(degreesOfFreedom).inverseCumulativeProbability(0.975);
     }
 }

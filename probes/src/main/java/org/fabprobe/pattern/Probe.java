@@ -1,6 +1,7 @@
 package org.fabprobe.pattern;
 
 import org.fabprobe.clock.Clock;
+import org.fabprobe.pattern.PingPong.Calls;
 import org.fabprobe.transport.Transport;
 
 /**
@@ -25,10 +26,17 @@ import org.fabprobe.transport.Transport;
  * <p>Every batch starts with an untimed 0-byte exchange after which the mirror has posted its
  * receives (Kielmann's "mirror is ready" message), so no timed message arrives unexpected
  * unless the probe means it to. At most {@code depth} sends and receives are outstanding.
+ *
+ * <p>With {@link Calls#BLOCKING} (MPI) both sides use one blocking call per message instead,
+ * as the MPI LogP benchmark does and the paper defines o_s: MPI_Send, timed until it returns,
+ * and MPI_Recv; the mirror then posts no receives ahead (it waits in MPI_Recv for each
+ * message), and only the signature's replies stay posted receives, handled as they arrive.
+ * Under pml ucx the two styles even take different protocols: MPI_Send stays eager up to
+ * UCX_RNDV_SEND_NBR_THRESH (256 KiB), MPI_Isend switches to rendezvous at UCX's own threshold.
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
-    private static final String COMMAND = "probe";
+    private static final String COMMAND = "probe", DISTURBED = "disturbed";
 
     /** What the measure side announces before each batch: which probe, sizes, count, repetitions. */
     record Command(int op, long size, long back, int n, int reps) {
@@ -49,6 +57,7 @@ public final class Probe {
     private final Await await;
     private final Control control;
     private final int depth;
+    private final boolean blocking;
     /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
     private final double readCostNs;
     private long[] ticks = new long[64];
@@ -57,12 +66,18 @@ public final class Probe {
     private long spunTicks, spins;
     private double[] spunPerRep = new double[64];
     private int spunReps;
+    /** Disturbances ({@link Disturbances}) of both sides in all batches so far, and this side's at the batch start. */
+    private long disturbances, batchStart;
 
-    public Probe(Transport t, Await await, Control control, int depth) {
+    public Probe(Transport t, Await await, Control control, int depth, Calls calls) {
+        if (calls == Calls.BLOCKING && !t.hasBlockingCalls()) {
+            throw new IllegalArgumentException(t.name() + " has no blocking calls");
+        }
         this.t = t;
         this.await = await;
         this.control = control;
         this.depth = depth;
+        this.blocking = calls == Calls.BLOCKING;
         double cost = Clock.facts().readCostNs();
         this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
     }
@@ -110,6 +125,21 @@ public final class Probe {
         spins = 0;
     }
 
+    /**
+     * Both sides' disturbances in every batch so far: involuntary context switches of the two
+     * timing threads and the transports' missed deadlines. A batch during which this grew was
+     * disturbed.
+     */
+    public long disturbances() {
+        return disturbances;
+    }
+
+    /** Adds this batch's disturbances of both sides: ours, and the mirror's as it reports them. */
+    private void endBatch() {
+        long mine = Disturbances.of(t) - batchStart;
+        disturbances += mine + control.receive(DISTURBED);
+    }
+
     /** Half round trips are not used here: every value is a full interval in ns. */
     public record RoundTrips(double[] sendNs, double[] rttNs) {}
 
@@ -119,12 +149,14 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = roundTripOnce(size, back, r);
         }
+        endBatch();
         return new RoundTrips(toNs(sendTicks, reps), toNs(ticks, reps));
     }
 
     // Each repetition is a method of its own, so that the JIT compiles the timed code after a
     // few thousand calls (invocation counters) instead of tens of thousands of loop iterations.
     private long roundTripOnce(long size, long back, int r) {
+        if (blocking) return roundTripBlocking(size, back, r);
         long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
         t.postRecv(back);
         long start = Clock.now();
@@ -137,6 +169,16 @@ public final class Probe {
         return end - start;
     }
 
+    private long roundTripBlocking(long size, long back, int r) {
+        long start = Clock.now();
+        t.send(size);
+        long sent = Clock.now();
+        await.blockingRecv(t, back);
+        long end = Clock.now();
+        sendTicks[r] = sent - start;
+        return end - start;
+    }
+
     public double[] recvAfterDelay(long back, double delayNs, int reps) {
         announce(RECV_AFTER_DELAY, 0, back, 1, reps);
         ensureCapacity(reps);
@@ -144,10 +186,18 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = recvAfterDelayOnce(back, delay);
         }
+        endBatch();
         return toNs(ticks, reps);
     }
 
     private long recvAfterDelayOnce(long back, long delay) {
+        if (blocking) {
+            t.send(0);
+            spinUntil(Clock.now() + delay);
+            long start = Clock.now();
+            await.blockingRecv(t, back);
+            return Clock.now() - start;
+        }
         long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
         t.postSend(0);
         await.sends(t, sends + 1);
@@ -166,10 +216,20 @@ public final class Probe {
             ticks[r] = trainOnce(n, size, delay, back);
             endSpunRep();
         }
+        endBatch();
         return toNs(ticks, reps);
     }
 
     private long trainOnce(int n, long size, long delay, long back) {
+        if (blocking) {
+            long start = Clock.now();
+            for (int i = 0; i < n; i++) {
+                t.send(size);
+                if (delay > 0 && i + 1 < n) spinTimed(delay);
+            }
+            await.blockingRecv(t, back);
+            return Clock.now() - start;
+        }
         long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
         t.postRecv(back);
         long start = Clock.now();
@@ -192,6 +252,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = burstOnce(m, size, delay);
         }
+        endBatch();
         double[] ns = toNs(ticks, reps);
         for (int r = 0; r < reps; r++) ns[r] /= m;
         return ns;
@@ -203,10 +264,14 @@ public final class Probe {
         long repliesPosted = post(t, depth, t.recvsCompleted(), repliesEnd, 0);
         long start = Clock.now();
         for (int i = 0; i < m; i++) {
-            while (sends + i - t.sendsCompleted() >= depth) { // the network is full: stall
-                await.sends(t, sends + i - depth + 1);
+            if (blocking) {
+                t.send(size); // the replies stay posted receives: no send is ever outstanding
+            } else {
+                while (sends + i - t.sendsCompleted() >= depth) { // the network is full: stall
+                    await.sends(t, sends + i - depth + 1);
+                }
+                t.postSend(size);
             }
-            t.postSend(size);
             if (delay > 0) spinUntil(Clock.now() + delay);
             t.progress(); // the request handles replies that have arrived, as Active Messages do
             repliesPosted = post(t, depth, repliesPosted, repliesEnd, 0);
@@ -251,6 +316,7 @@ public final class Probe {
 
     private void announce(int op, long size, long back, int n, int reps) {
         control.sendAll(COMMAND, new Command(op, size, back, n, reps).fields());
+        batchStart = Disturbances.of(t);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
         t.postSend(0);
@@ -259,22 +325,25 @@ public final class Probe {
     }
 
     /** Mirror half: follows the measure side's batches until it says the measurement is over. */
-    public static void mirror(Transport t, Await await, Control control, int depth) {
+    public static void mirror(Transport t, Await await, Control control, int depth, Calls calls) {
+        boolean blocking = calls == Calls.BLOCKING;
         while (true) {
             Command c = Command.of(control.receiveAll(COMMAND, Command.FIELDS));
             int op = c.op();
             if (op == END) return;
             long size = c.size(), back = c.back();
             int n = c.n(), reps = c.reps();
+            long start = Disturbances.of(t);
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
             switch (op) {
-                case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, 1, op == ROUND_TRIP ? size : 0, back, reps);
-                case TRAIN -> mirrorTrains(t, await, depth, n, size, back, reps);
-                case BURST -> mirrorBursts(t, await, depth, n, size, reps);
+                case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, op == ROUND_TRIP ? size : 0, back, reps);
+                case TRAIN -> mirrorTrains(t, await, depth, blocking, n, size, back, reps);
+                case BURST -> mirrorBursts(t, await, depth, blocking, n, size, reps);
                 default -> throw new IllegalStateException("unknown probe " + op);
             }
+            control.send(DISTURBED, Disturbances.of(t) - start);
         }
     }
 
@@ -282,7 +351,16 @@ public final class Probe {
      * Posts the batch's first receives, answers the ready message, then one reply per train;
      * receives are re-posted as they complete, so trains may be longer than the depth.
      */
-    private static void mirrorTrains(Transport t, Await await, int depth, int n, long size, long back, int reps) {
+    private static void mirrorTrains(Transport t, Await await, int depth, boolean blocking, int n, long size, long back,
+                                     int reps) {
+        if (blocking) { // Kielmann's mirror: MPI_Recv each message, MPI_Send the reply after the n-th
+            readyBlocking(t, await);
+            for (int r = 0; r < reps; r++) {
+                for (int i = 0; i < n; i++) await.blockingRecv(t, size);
+                t.send(back);
+            }
+            return;
+        }
         long first = t.recvsCompleted();
         long end = first + (long) n * reps;
         long posted = post(t, depth, first, end, size);
@@ -306,7 +384,15 @@ public final class Probe {
         return posted;
     }
 
-    private static void mirrorBursts(Transport t, Await await, int depth, int m, long size, int reps) {
+    private static void mirrorBursts(Transport t, Await await, int depth, boolean blocking, int m, long size, int reps) {
+        if (blocking) {
+            readyBlocking(t, await);
+            for (long i = 0; i < (long) m * reps; i++) {
+                await.blockingRecv(t, size);
+                t.send(0);
+            }
+            return;
+        }
         long first = t.recvsCompleted();
         long end = first + (long) m * reps;
         long posted = post(t, depth, first, end, size);
@@ -321,6 +407,13 @@ public final class Probe {
             sends++;
         }
         await.sends(t, sends);
+    }
+
+    /** The "mirror is ready" message when the mirror posts nothing ahead. */
+    private static void readyBlocking(Transport t, Await await) {
+        long sends = t.sendsCompleted();
+        t.postSend(0);
+        await.sends(t, sends + 1);
     }
 
     /** Keeps receives posted ahead, at most depth outstanding, up to {@code end} in total. */

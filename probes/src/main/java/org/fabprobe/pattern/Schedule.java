@@ -14,14 +14,14 @@ public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.Str
     record StreamSchedule(long[] sizes, int window, int warmup, int repetitions) implements Schedule {}
 
     /** The LogP building blocks: the measure side announces each probe over the control channel. */
-    record ProbeSchedule(int depth) implements Schedule {}
+    record ProbeSchedule(int depth, PingPong.Calls calls) implements Schedule {}
 
     /** The mirror half that follows this schedule. */
     default Patterns.MirrorHalf mirrorHalf() {
         return switch (this) {
             case PingPongSchedule s -> PingPong.of(s)::mirror;
             case StreamSchedule s -> Stream.of(s)::mirror;
-            case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth());
+            case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls());
         };
     }
 }

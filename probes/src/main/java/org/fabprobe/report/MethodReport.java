@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.PLogPMethod;
+import org.fabprobe.method.Sampler;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
@@ -16,6 +17,8 @@ import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
 import org.fabprobe.result.Value;
+import org.fabprobe.model.Segments;
+import org.fabprobe.model.Summary;
 
 /**
  * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
@@ -40,7 +43,7 @@ public final class MethodReport {
                     us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
         }
         parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
-        footer(b, c, r.ranges(), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, r.ranges(), r.notes(), rtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -54,7 +57,7 @@ public final class MethodReport {
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), flags(r.ranges()), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), flags(r.ranges(), r.notes(), rtt(r)), r.notes(),
                 r.messages(), sizes);
     }
 
@@ -89,7 +92,7 @@ public final class MethodReport {
         double[] ms = r.phasesMs();
         String phases = String.format(Locale.ROOT, "measurement: g(0) %.1f ms, o_s/o_r with implicit g(m) %.1f ms%s",
                 ms[0], ms[1], Double.isNaN(ms[2]) ? "" : String.format(Locale.ROOT, ", g(m) by saturation %.1f ms", ms[2]));
-        footer(b, c, r.loggp(), r.notes(), phases);
+        footer(b, c, r.loggp(), r.notes(), r.sizes().getFirst().rtt().value(), phases);
         return b.toString();
     }
 
@@ -106,7 +109,7 @@ public final class MethodReport {
                 c.warmupMs());
         return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
-                flags(r.loggp()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
+                flags(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
     }
 
     public static String csv(PLogPMethod.Result r) {
@@ -148,7 +151,7 @@ public final class MethodReport {
             }
         }
         parameters(b, "LogP read off the signature (0-byte requests):", List.of(r.parameters()));
-        footer(b, c, List.of(r.parameters()), r.notes(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, List.of(r.parameters()), r.notes(), r.rtt().value(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -169,7 +172,7 @@ public final class MethodReport {
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), flags(sets), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), flags(sets, r.notes(), r.rtt().value()), r.notes(),
                 SampledValue.of(r.rtt()), curves, bulk);
     }
 
@@ -189,9 +192,11 @@ public final class MethodReport {
     private static StringBuilder header(Context c, String command, String method) {
         RunFacts run = c.run();
         String library = run.transportFacts().getOrDefault("library", "");
-        return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n",
+        Object calls = run.settings().get("calls_detail");
+        return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
-                run.host().hostname(), method, run.settings().get("sampling")));
+                run.host().hostname(), method, run.settings().get("sampling"),
+                calls == null ? "" : "calls: " + calls + "\n"));
     }
 
     private static void parameters(StringBuilder b, String title, List<ParameterSet> sets) {
@@ -206,16 +211,32 @@ public final class MethodReport {
         }
     }
 
-    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, String timing) {
-        List<String> flags = flags(sets);
+    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, double rttNs,
+                               String timing) {
+        List<String> flags = flags(sets, notes, rttNs);
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
         for (String n : notes) b.append("note: ").append(n).append('\n');
         b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
     }
 
-    public static List<String> flags(List<ParameterSet> sets) {
+    /**
+     * Physically inconsistent or absurd parameter sets, and values measured only while
+     * disturbed: never printed as if fine.
+     *
+     * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
+     */
+    public static List<String> flags(List<ParameterSet> sets, List<String> notes, double rttNs) {
         List<String> flags = new ArrayList<>();
-        for (ParameterSet p : sets) flags.addAll(p.inconsistencies());
+        for (ParameterSet p : sets) {
+            flags.addAll(p.inconsistencies());
+            flags.addAll(p.absurdities(rttNs));
+        }
+        long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
+        if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
+        long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
+        if (disturbed > 0) {
+            flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");
+        }
         return flags;
     }
 
@@ -226,6 +247,10 @@ public final class MethodReport {
     private static PLogPDocument.Saturation saturation(PLogPMethod.Saturation s) {
         return new PLogPDocument.Saturation(Value.of(s.gap()), s.messages(), s.saturated(), SampledValue.of(s.rttN()),
                 s.wallMs());
+    }
+
+    private static double rtt(LogGPMethod.Result r) {
+        return r.sizes().isEmpty() ? Double.NaN : r.sizes().getFirst().prtt1().value();
     }
 
     /** "1.234 ± 0.005" in µs; "-" for a value the method does not measure. */

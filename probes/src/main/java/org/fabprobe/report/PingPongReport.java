@@ -50,9 +50,23 @@ public final class PingPongReport {
                 b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %7.2f%%%n", range, t0, rInf, nHalf,
                         f.rmsRelResidual() * 100));
             }
+            for (String flag : flags(r)) b.append("flag: ").append(flag).append('\n');
         }
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
+    }
+
+    /** Ranges the line fits poorly: never printed as if fine. */
+    static List<String> flags(PingPongResult r) {
+        List<String> flags = new ArrayList<>();
+        for (HockneyFit f : r.fits()) {
+            if (f.rmsRelResidual() > org.fabprobe.model.Segments.POOR_FIT) {
+                flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
+                        + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
+                        100 * f.rmsRelResidual()));
+            }
+        }
+        return flags;
     }
 
     public static PingPongDocument document(PingPongResult r) {
@@ -65,7 +79,7 @@ public final class PingPongReport {
         }
         return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
-                r.fits().stream().map(HockneyRange::of).toList());
+                r.fits().stream().map(HockneyRange::of).toList(), flags(r));
     }
 
     public static String csv(PingPongResult r) {

@@ -9,7 +9,8 @@ import java.util.Map;
  * raw, MPI and MPI - raw of every parameter (the MPI library's own overhead), with both runs whole.
  */
 public record CompareDocument(String schema, String method, String startedAt, String rawTransport,
-                              String mpiTransport, Map<String, String> mpiEnvironment, List<Range> ranges,
+                              String mpiTransport, Map<String, String> mpiEnvironment, String rawCalls, String mpiCalls,
+                              String callsNote, Map<String, Map<String, String>> ucxSettings, List<Range> ranges,
                               List<String> flags, MethodDocument raw, MethodDocument mpi) {
     public static final String SCHEMA = "fabprobe.compare/1";
 

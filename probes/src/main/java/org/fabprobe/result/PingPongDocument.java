@@ -8,7 +8,7 @@ import org.fabprobe.clock.ClockFacts;
 public record PingPongDocument(String schema, String tool, String command, String transport,
                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
-                               List<HockneyRange> hockney) implements RunDocument {
+                               List<HockneyRange> hockney, List<String> flags) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/1";
 
     /** One message size: half round-trip times (ns) and bandwidth (MB/s = 10^6 B/s, size / median). */

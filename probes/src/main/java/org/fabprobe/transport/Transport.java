@@ -61,6 +61,14 @@ public interface Transport extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " has no blocking calls");
     }
 
+    /**
+     * Deadlines the transport itself missed so far, for transports that keep time (the
+     * emulator's busy-waits overshooting because its thread was preempted); 0 elsewhere.
+     */
+    default long missedDeadlines() {
+        return 0;
+    }
+
     /** Sends completed since open (a send whose buffer may be reused). */
     long sendsCompleted();
 

@@ -18,13 +18,23 @@ import org.junit.jupiter.api.io.TempDir;
 class SimEndToEndTest {
 
     @Test
-    void pingPongRecoversTheEmulatedParameters(@TempDir Path dir) throws Exception {
+    void pingPongRecoversTheEmulatedParameters(@TempDir Path dir) {
+        // both halves spin: on a busy 2-core host a run is sometimes disturbed (one range at 80 % rms)
+        MethodsOnSimTest.withRetries(() -> checkPingPong(dir));
+    }
+
+    private void checkPingPong(Path dir) {
         Path json = dir.resolve("sim.json");
         // o_s + L + o_r = 7.5 us; G = 1 ns/B -> r_inf = 1000 MB/s; above 16 KiB: 22.5 us and 4000 MB/s
         CliRun run = CliRun.of("pingpong", "-t", "sim:L=5us,os=1us,or=1.5us,g=4us,G=1ns/B;>16K:L=20us,G=0.25ns/B",
                 "-s", "1K..1M", "-n", "100", "--warmup", "10", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        String doc = Files.readString(json);
+        String doc;
+        try {
+            doc = Files.readString(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         Schemas.validated(doc);
         Matcher fit = Pattern.compile("\"t0_ns\": ([0-9.]+),[\\s\\S]*?\"r_inf_mb_s\": ([0-9.]+)").matcher(doc);
         assertTrue(fit.find(), doc);

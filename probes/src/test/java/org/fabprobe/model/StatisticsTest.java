@@ -40,12 +40,16 @@ class StatisticsTest {
     }
 
     @Test
-    void confidenceIntervalUsesStudentForSmallSamplesAndNormalForLarge() {
-        assertEquals(4.303 / Math.sqrt(3), Statistics.summarize(new double[] {1, 2, 3}, 3).ci95(), 1e-9);
+    void confidenceIntervalUsesStudentsTAtEveryDegreeOfFreedom() {
+        assertEquals(4.303 / Math.sqrt(3), Statistics.summarize(new double[] {1, 2, 3}, 3).ci95(), 1e-3);
         double[] alternating = new double[40];
         for (int i = 0; i < 40; i++) alternating[i] = i % 2;
         Summary s = Statistics.summarize(alternating, 40);
-        assertEquals(1.96 * s.stddev() / Math.sqrt(40), s.ci95(), 1e-12);
+        // t(0.975, 39) = 2.0227 (tables), not the normal 1.96 a table cut off at 30 used
+        assertEquals(2.0227 * s.stddev() / Math.sqrt(40), s.ci95(), 1e-3 * s.ci95());
+        assertEquals(12.706, Statistics.tQuantile975(1), 1e-3);
+        assertEquals(1.984, Statistics.tQuantile975(100), 1e-3);
+        assertEquals(1.9604, Statistics.tQuantile975(10_000), 1e-3);
     }
 
     @Test

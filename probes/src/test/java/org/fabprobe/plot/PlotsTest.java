@@ -117,7 +117,8 @@ class PlotsTest {
                     CompareDocument.Cell.of(r.gapPerByteNs(), m.gapPerByteNs())));
         }
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, "plogp", plogp.startedAt(), SIM,
-                "mpi:openmpi/ob1:vader", Map.of(), ranges, List.of(), plogp, mpi);
+                "mpi:openmpi/ob1:vader", Map.of(), "nonblocking", "nonblocking", "the same calls", Map.of(), ranges, List.of(),
+                plogp, mpi);
         Path png = dir.resolve("compare.png"), svg = dir.resolve("compare.svg");
         Plots.write(doc, png);
         Plots.write(doc, svg);

@@ -40,7 +40,7 @@ class PingPongReportTest {
     void jsonReadsBackWithTheDocumentedSchema() {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongReport.document(result())));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
-                "started_at", "wall_seconds", "sizes", "hockney"), List.copyOf(doc.keySet()));
+                "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/1", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
         assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.ucx.UcxSettings;
 
 /**
  * {@code mpi:IMPL/SELECTION}: which MPI, and what it runs over, named like the raw transport
@@ -24,7 +25,19 @@ import org.fabprobe.transport.TransportException;
  */
 public record MpiSelection(Mpi.Implementation implementation, String underneath, Map<String, String> environment) {
 
+    /**
+     * The selection as the ranks apply it: over UCX pinned as raw ucx:TLS in local mode is
+     * (bound to loopback) when every rank runs on this host, else left to UCX.
+     */
     public static MpiSelection parse(String name) {
+        return parse(name, allRanksOnThisHost() ? "127.0.0.1" : null);
+    }
+
+    /**
+     * @param sourceNode the address the ranks bind to (--src-addr), or null: over UCX the same
+     *                   {@link UcxSettings} as raw ucx:TLS are pinned from it
+     */
+    public static MpiSelection parse(String name, String sourceNode) {
         if (!name.startsWith("mpi:")) throw unknown(name, "an MPI transport starts with mpi:");
         String rest = name.substring(4);
         int slash = rest.indexOf('/');
@@ -36,7 +49,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         } catch (IllegalArgumentException e) {
             throw unknown(name, e.getMessage());
         }
-        return new MpiSelection(implementation, under, environment(name, implementation, under));
+        return new MpiSelection(implementation, under, environment(name, implementation, under, sourceNode));
     }
 
     /**
@@ -45,7 +58,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
      * fabric the raw transport is about to measure; MPICH as it comes.
      */
     public static MpiSelection bootstrap(Mpi.Implementation impl) {
-        Map<String, String> env = environment("mpi:" + impl.id, impl, "");
+        Map<String, String> env = environment("mpi:" + impl.id, impl, "", null);
         if (impl == Mpi.Implementation.OPENMPI) {
             env.put("OMPI_MCA_pml", "ob1");
             env.put("OMPI_MCA_btl", "self,vader,tcp");
@@ -64,7 +77,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         return underneath;
     }
 
-    private static Map<String, String> environment(String name, Mpi.Implementation impl, String under) {
+    private static Map<String, String> environment(String name, Mpi.Implementation impl, String under, String sourceNode) {
         Map<String, String> env = new LinkedHashMap<>();
         // MPI must not take the signals HotSpot lives on (SIGSEGV for null checks and safepoints)
         env.put("UCX_ERROR_SIGNALS", "");
@@ -83,7 +96,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
                         // pml ucx refuses non-Mellanox devices unless told otherwise
                         env.put("OMPI_MCA_pml_ucx_tls", "any");
                         env.put("OMPI_MCA_pml_ucx_devices", "any");
-                        env.put("UCX_TLS", withSelf(detail));
+                        putUcx(env, detail, sourceNode);
                     }
                     case "ofi" -> {
                         if (detail.equals("shm")) {
@@ -111,7 +124,7 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
             case MPICH -> {
                 // Debian's MPICH is built for ch4:ucx; an ofi build reads FI_PROVIDER the same way
                 switch (kind) {
-                    case "ucx" -> env.put("UCX_TLS", withSelf(detail));
+                    case "ucx" -> putUcx(env, detail, sourceNode);
                     case "ofi" -> env.put("FI_PROVIDER", detail);
                     default -> throw unknown(name, "MPICH runs over ucx:TLS (ch4:ucx) or ofi:PROVIDER (ch4:ofi)");
                 }
@@ -119,6 +132,25 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         }
         if (kind.equals("ucx")) env.put("UCX_WARN_UNUSED_ENV_VARS", "n");
         return env;
+    }
+
+    /** Raw ucx:TLS's own settings, as UCX_* variables ("self" added to the TLS). */
+    private static void putUcx(Map<String, String> env, String tls, String sourceNode) {
+        UcxSettings.pinned(withSelf(tls), sourceNode).forEach((k, v) -> env.put("UCX_" + k, v));
+    }
+
+    /**
+     * Whether every rank runs on this host, from what the launcher tells each rank (Open MPI:
+     * OMPI_COMM_WORLD_LOCAL_SIZE and _SIZE; MPICH Hydra: MPI_LOCALNRANKS and PMI_SIZE). Not
+     * started by a launcher (the measure process before it starts one): one process, true.
+     */
+    static boolean allRanksOnThisHost() {
+        return sameCount("OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE") && sameCount("MPI_LOCALNRANKS", "PMI_SIZE");
+    }
+
+    private static boolean sameCount(String local, String world) {
+        String l = System.getenv(local), w = System.getenv(world);
+        return l == null || w == null || l.strip().equals(w.strip());
     }
 
     /** The MPI also talks to itself (a rank's own messages); raw UCX does not need "self". */

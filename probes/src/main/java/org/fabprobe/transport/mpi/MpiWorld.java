@@ -11,6 +11,7 @@ import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.mpi.MpiException;
 import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.ucx.UcxSettings;
 
 /**
  * This process's MPI_COMM_WORLD: initialized once (MPI allows no second MPI_Init), shared by
@@ -46,6 +47,10 @@ public final class MpiWorld {
         facts.put("mpi", selection.implementation().id);
         facts.put("over", selection.underneath().isEmpty() ? "(the MPI's own choice)" : selection.underneath());
         selection.environment().forEach((k, v) -> facts.put("env." + k, v));
+        if (selection.environment().containsKey("UCX_TLS")) {
+            facts.putAll(UcxSettings.facts(Map.of("TLS", selection.environment().get("UCX_TLS"),
+                    "NET_DEVICES", selection.environment().getOrDefault("UCX_NET_DEVICES", UcxSettings.UCX_DEFAULT))));
+        }
     }
 
     /** The world for {@code mpi:IMPL/SELECTION}; initializes MPI on first use. */

@@ -52,6 +52,9 @@ public final class SimTransport implements Transport {
 
     private long linkFreeTicks;
     private long sent, received, recvsPosted;
+    /** A busy-wait that ends this late (2 µs) was preempted, not slowed by a clock read. */
+    private final long missedTicks = Clock.fromNs(2_000);
+    private long missed;
 
     private SimTransport(String name, SimParameters params, TransportOptions options) {
         this.name = name;
@@ -189,10 +192,17 @@ public final class SimTransport implements Transport {
      * No PAUSE in the loop: on current x86 one PAUSE takes tens of ns, and the overshoot of
      * every emulated o_s and o_r would add that much to the overheads the methods read back.
      */
-    private static void spinUntil(long ticks) {
-        while (Clock.now() - ticks < 0) {
+    private void spinUntil(long ticks) {
+        long now;
+        while ((now = Clock.now()) - ticks < 0) {
             // spin on the clock alone: the overshoot is at most one clock read
         }
+        if (now - ticks > missedTicks) missed++; // preempted: the emulated time is wrong
+    }
+
+    @Override
+    public long missedDeadlines() {
+        return missed;
     }
 
     @Override

@@ -58,6 +58,9 @@ public final class UcxTransport implements Transport {
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
     private boolean postedSinceLastCheck;
 
+    /** What {@link UcxSettings} pinned, for the facts. */
+    private Map<String, String> pinned = Map.of();
+
     private UcxTransport(String name, TransportOptions options) {
         this.name = name;
         this.depth = options.depth();
@@ -88,9 +91,8 @@ public final class UcxTransport implements Transport {
         Ucs.check(ucp_config_read(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
         MemorySegment config = out.get(ADDRESS, 0);
         try {
-            modify(config, "TLS", tls);
-            String devices = NetDevices.forAddress(tls, options.sourceNode());
-            if (!devices.isEmpty()) modify(config, "NET_DEVICES", devices);
+            pinned = UcxSettings.pinned(tls, options.sourceNode());
+            pinned.forEach((key, value) -> modify(config, key, value));
             MemorySegment params = arena.allocate(ucp_params.layout());
             ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());
             ucp_params.features(params, UCP_FEATURE_TAG());
@@ -135,6 +137,7 @@ public final class UcxTransport implements Transport {
         facts.put("tls", tls);
         facts.put("devices", devicesFor(tls, resources));
         facts.put("err_mode", "none");
+        facts.putAll(UcxSettings.facts(pinned));
         NativeEnvironment.reclaimTerminationSignals();
     }
 
