@@ -80,32 +80,43 @@ public final class LogGPMethod {
     static List<String> poorFits(List<SizePrtt> sizes) {
         List<String> notes = new ArrayList<>();
         if (sizes.size() < 3) return notes;
-        long[] x = sizes.stream().mapToLong(SizePrtt::size).toArray();
-        double[] gapAll = sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray();
-        double[] prtt1 = sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray();
-        int[] cuts = Segments.cuts(x, gapAll, prtt1);
-        int from = 0;
-        for (int i = 0; i <= cuts.length; i++) {
-            int to = i < cuts.length ? cuts[i] : x.length;
-            String note = Segments.poorFitNote("g+(s-1)G", x, gapAll, from, to);
+        Series s = Series.of(sizes);
+        int[] bounds = s.rangeBounds();
+        for (int i = 0; i + 1 < bounds.length; i++) {
+            String note = Segments.poorFitNote("g+(s-1)G", s.x(), s.gapAll(), bounds[i], bounds[i + 1]);
             if (note != null) notes.add(note);
-            from = to;
         }
         return notes;
+    }
+
+    /** Sizes, g + (s-1)G and PRTT(1,0,s) as arrays, and where the ranges found in them begin and end. */
+    private record Series(long[] x, double[] gapAll, double[] prtt1) {
+        static Series of(List<SizePrtt> sizes) {
+            return new Series(sizes.stream().mapToLong(SizePrtt::size).toArray(),
+                    sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray(),
+                    sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray());
+        }
+
+        /** 0, every cut, the number of sizes: range i is [bounds[i], bounds[i + 1]). */
+        int[] rangeBounds() {
+            int[] cuts = Segments.cuts(x, gapAll, prtt1);
+            int[] bounds = new int[cuts.length + 2];
+            System.arraycopy(cuts, 0, bounds, 1, cuts.length);
+            bounds[bounds.length - 1] = x.length;
+            return bounds;
+        }
     }
 
     /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s). */
     static List<ParameterSet> fit(List<SizePrtt> sizes) {
         List<ParameterSet> sets = new ArrayList<>();
         if (sizes.size() < 2) return sets;
-        long[] x = sizes.stream().mapToLong(SizePrtt::size).toArray();
-        double[] gapAll = sizes.stream().mapToDouble(p -> p.gapAll().value()).toArray();
-        double[] prtt1 = sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray();
-        int[] cuts = Segments.cuts(x, gapAll, prtt1);
-        int from = 0;
-        for (int i = 0; i <= cuts.length; i++) {
-            int to = i < cuts.length ? cuts[i] : x.length;
-            Segments.Line line = Segments.fit(x, gapAll, from, to);
+        Series s = Series.of(sizes);
+        long[] x = s.x();
+        int[] bounds = s.rangeBounds();
+        for (int i = 0; i + 1 < bounds.length; i++) {
+            int from = bounds[i], to = bounds[i + 1];
+            Segments.Line line = Segments.fit(x, s.gapAll(), from, to);
             // g + (s-1)G = (g - G) + sG
             Estimate gapPerByte = to - from > 2 && line.slope() > 0
                     ? new Estimate(line.slope(), line.slopeCi95())
@@ -117,7 +128,6 @@ public final class LogGPMethod {
             Estimate latency = first.prtt1().median().times(0.5).minus(o.times(2))
                     .minus(gapPerByte.times(bytesBeyondFirst).withoutNaN());
             sets.add(new ParameterSet(x[from], x[to - 1], latency, o, ParameterSet.NOT_MEASURED, gap, gapPerByte));
-            from = to;
         }
         return sets;
     }
