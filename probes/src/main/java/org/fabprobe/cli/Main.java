@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
                 LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                CollectivesCommand.class, MultiPairCommand.class, MirrorCommand.class, SecretCommand.class,
+                CollectivesCommand.class, MultiPairCommand.class, MatrixCommand.class, MirrorCommand.class, SecretCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -42,8 +42,9 @@ public final class Main {
     public static int run(String... args) {
         NativeEnvironment.prepare();
         String transport = MpiLauncher.transportArgument(args);
-        // collectives: one launch per p; multipair: one launch of 2k ranks
-        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair"));
+        // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
+        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
+                || args[0].equals("matrix"));
         if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher() && !launchesItself) {
             try { // local mode over MPI: this same command line, as two ranks
                 return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);
