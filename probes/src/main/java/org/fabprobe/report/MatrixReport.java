@@ -48,13 +48,6 @@ public final class MatrixReport {
                     p.bandwidthMBs(), p.pairMs(), p.missed(), p.disturbed(), p.attempts()));
         }
         List<Outlier> outliers = new ArrayList<>();
-        // pairs are compared with pairs of their kind: on one host (shared memory) or between hosts
-        for (boolean same : new boolean[] {true, false}) {
-            List<Pair> kind = pairs.stream().filter(p -> p.sameHost() == same).toList();
-            String[] names = kind.stream().map(p -> p.a() + "-" + p.b()).toArray(String[]::new);
-            addOutliers(outliers, "pair", names, kind.stream().mapToDouble(Pair::latencyNs).toArray(),
-                    kind.stream().mapToDouble(Pair::bandwidthMbS).toArray(), k, minRatio);
-        }
         List<Group> perRank = perRank(n, pairs);
         addOutliers(outliers, "rank", perRank.stream().map(Group::name).toArray(String[]::new),
                 perRank.stream().mapToDouble(Group::latencyNs).toArray(),
@@ -63,7 +56,21 @@ public final class MatrixReport {
         addOutliers(outliers, "host", perHost.stream().map(Group::name).toArray(String[]::new),
                 perHost.stream().mapToDouble(Group::latencyNs).toArray(),
                 perHost.stream().mapToDouble(Group::bandwidthMbS).toArray(), k, minRatio);
-
+        // pairs are compared with pairs of their kind: on one host (shared memory) or between hosts;
+        // a pair of a rank named for the same quantity is that rank's, and not named again
+        List<Outlier> pairOutliers = new ArrayList<>();
+        for (boolean same : new boolean[] {true, false}) {
+            List<Pair> kind = pairs.stream().filter(p -> p.sameHost() == same).toList();
+            String[] names = kind.stream().map(p -> p.a() + "-" + p.b()).toArray(String[]::new);
+            addOutliers(pairOutliers, "pair", names, kind.stream().mapToDouble(Pair::latencyNs).toArray(),
+                    kind.stream().mapToDouble(Pair::bandwidthMbS).toArray(), k, minRatio);
+        }
+        for (Outlier o : pairOutliers) {
+            String[] ab = o.name().split("-");
+            boolean ranksOwn = outliers.stream().anyMatch(x -> x.kind().equals("rank") && x.quantity().equals(o.quantity())
+                    && (x.name().equals(ab[0]) || x.name().equals(ab[1])));
+            if (!ranksOwn) outliers.add(o);
+        }
         double[] lat = pairs.stream().mapToDouble(Pair::latencyNs).toArray();
         double[] bw = pairs.stream().mapToDouble(Pair::bandwidthMbS).toArray();
         double latMed = Robust.median(lat), bwMed = Robust.median(bw);
@@ -73,7 +80,8 @@ public final class MatrixReport {
                 (int) pairs.stream().filter(Pair::disturbed).count());
         OutlierRule rule = new OutlierRule(k, minRatio, String.format(Locale.ROOT, "worse than the median of its kind by more"
                 + " than %s x 1.4826 MAD and by more than a factor %s (latency above, bandwidth below); pairs on one host and"
-                + " pairs between hosts are separate kinds; fewer than 3 of a kind have no outliers", num(k), num(minRatio)));
+                + " pairs between hosts are separate kinds; fewer than 3 of a kind have no outliers; a pair of a rank named"
+                + " for the same quantity is not named again", num(k), num(minRatio)));
         Timing timing = timing(r, pairs);
         List<Estimate> estimates = new ArrayList<>();
         for (int ranks : ESTIMATED_RANKS) estimates.add(estimate(ranks, n, r.settings().mode(), timing));
