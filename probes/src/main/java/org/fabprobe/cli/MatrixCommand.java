@@ -127,6 +127,7 @@ public final class MatrixCommand implements Callable<Integer> {
      * {@code localRanks} ranks of {@code fabprobe matrix} and their document is read back.
      */
     public static Optional<MatrixDocument> measure(Request request) throws IOException {
+        checkTransportName(request.transport());
         if (MpiLauncher.underLauncher()) return measureHere(request, List.of());
         Path dir = Files.createTempDirectory("fabprobe-matrix");
         Path file = dir.resolve("matrix.json");
@@ -177,6 +178,7 @@ public final class MatrixCommand implements Callable<Integer> {
     }
 
     private Request request() {
+        checkTransportName(transport);
         MatrixMethod.Mode m = switch (mode) {
             case "serial" -> MatrixMethod.Mode.SERIAL;
             case "parallel" -> MatrixMethod.Mode.PARALLEL;
@@ -190,6 +192,16 @@ public final class MatrixCommand implements Callable<Integer> {
         long timeoutNs = Durations.parse(timeout).toNanos();
         var settings = new MatrixMethod.Settings(m, latency, reps, bandwidth, bandwidthReps, warmup, bandwidthWarmup, jitWarmup, timeoutNs, retries);
         return new Request(transport, settings, outlierK, outlierRatio, ranks == null ? 4 : ranks);
+    }
+
+    /** Refuses a malformed transport name here, before any rank starts (each would refuse it alike, later). */
+    private static void checkTransportName(String name) {
+        if (name.startsWith("sim:")) org.fabprobe.transport.sim.SimParameters.parse(name.substring(4));
+        else if (name.startsWith("mpi:")) MpiSelection.parse(name);
+        else if (!name.startsWith("ofi:") && !name.startsWith("ucx:")) {
+            throw new org.fabprobe.transport.TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
+                    + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:...");
+        }
     }
 
     /** Under a launcher: this rank's part; rank 0's document. */
