@@ -215,13 +215,18 @@ public final class MatrixCommand implements Callable<Integer> {
         MpiWorld world = overMpi ? MpiWorld.open(name) : MpiWorld.bootstrap(launcher.mpi()); // left at the end of the run (cli.Main)
         if (world.size() < 2) throw new FabprobeException(ExitCode.USAGE, "matrix needs at least 2 ranks, not " + world.size());
         var options = new TransportOptions(s.largestBytes(), 4, Duration.ofNanos(s.timeoutNs()), "", world.rank(), world.size() - 1);
+        Transport t = openEverywhere(name, world, options);
+        if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
         MatrixMethod.Result result;
-        Map<String, String> transportFacts;
-        try (Transport t = overMpi ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
-             ControlPlane control = new ControlPlane(world)) {
-            Transports.checkMessageSize(name, s.largestBytes(), t.maxMessageSize());
-            transportFacts = new LinkedHashMap<>(t.facts());
+        Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
+        try (t; ControlPlane control = new ControlPlane(world)) {
             result = new MatrixMethod(t, control, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
+        } catch (RuntimeException e) {
+            // the other ranks wait for this one (its partner, rank 0, a barrier): say why, then end them all
+            int code = Main.report(e);
+            System.err.flush();
+            world.mpi().abort(code);
+            throw e;
         }
         if (result == null) return Optional.empty();
 
@@ -253,6 +258,42 @@ public final class MatrixCommand implements Callable<Integer> {
                 org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         return Optional.of(MatrixReport.document(run, result, request.outlierK(), request.outlierRatio(), wallSeconds, notes));
+    }
+
+    /**
+     * Every rank opens its endpoint, then all agree (MPI_Allreduce) whether every rank could:
+     * a transport missing on one node must not leave the others waiting for it. Rank 0 throws
+     * (its own error, or that another rank failed, whose own line says why); the other ranks
+     * that opened return null.
+     */
+    private static Transport openEverywhere(String name, MpiWorld world, TransportOptions options) {
+        Transport t = null;
+        RuntimeException failure = null;
+        try {
+            t = name.startsWith("mpi:") ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
+            Transports.checkMessageSize(name, options.bufferBytes(), t.maxMessageSize());
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        double failed, rankZeroFailed;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            var mine = arena.allocate(16, 8);
+            var all = arena.allocate(16, 8);
+            mine.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0, failure == null ? 0 : 1);
+            mine.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8, failure != null && world.rank() == 0 ? 1 : 0);
+            world.mpi().allreduceMax(mine, all, 2);
+            failed = all.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0);
+            rankZeroFailed = all.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8);
+        }
+        if (failed == 0) return t;
+        if (t != null) t.close();
+        if (world.rank() == 0) {
+            if (failure != null) throw failure;
+            throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "matrix: other ranks could not open " + name + " (their lines say why)");
+        }
+        // rank 0's line is enough when it failed too (the same transport fails alike everywhere)
+        if (failure != null && rankZeroFailed == 0) Main.report(failure);
+        return null;
     }
 
     /** The MPI that starts the ranks in local mode: the transport's own, or the bootstrap's (FABPROBE_MPI, else Open MPI). */

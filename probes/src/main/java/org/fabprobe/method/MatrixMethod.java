@@ -264,7 +264,11 @@ public final class MatrixMethod {
             for (int r = 1; r < n; r++) control.send(r, RETRIES, counts[r]);
             for (int i : disturbed) {
                 Pair old = pairs.get(i);
-                pairs.set(i, leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1));
+                Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
+                // preemption only adds time: of two disturbed attempts the less disturbed one holds
+                Pair kept = again.disturbed() && old.missed() < again.missed() ? old : again;
+                pairs.set(i, new Pair(kept.a(), kept.b(), kept.round(), kept.latencyNs(), kept.latencyMinNs(), kept.bandwidthMBs(),
+                        kept.pairMs(), kept.missed(), kept.disturbed(), again.attempts()));
             }
         }
         for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
