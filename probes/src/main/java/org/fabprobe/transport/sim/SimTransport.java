@@ -30,8 +30,11 @@ import org.fabprobe.transport.TransportOptions;
  */
 public final class SimTransport implements Transport {
     private static final int SLOTS = 1024;
-    /** A slot: arrival time (TSC ticks), size, the receiver's o_r (ns, as double bits: the link's, set by the sender). */
-    private static final long TAIL = 0, HEAD = 64, RING = 128, SLOT_BYTES = 24;
+    /**
+     * A slot: arrival time (TSC ticks), size, the receiver's o_r (ns, as double bits: the link's, set by the
+     * sender), padded to 32 B so that no slot straddles a cache line.
+     */
+    private static final long TAIL = 0, HEAD = 64, RING = 128, SLOT_BYTES = 32;
     private static final long INBOX_BYTES = RING + SLOTS * SLOT_BYTES;
     private static final VarHandle LONG = JAVA_LONG.varHandle();
 
