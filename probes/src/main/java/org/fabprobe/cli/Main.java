@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
                 + "on libfabric providers, UCX transports and MPI.",
         subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
                 LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                CollectivesCommand.class, MultiPairCommand.class, MirrorCommand.class, SecretCommand.class,
+                CollectivesCommand.class, MultiPairCommand.class, AcceptCommand.class, MirrorCommand.class, SecretCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
