@@ -18,7 +18,7 @@ public enum Figure {
     /** bandwidth: streaming bandwidth (windows of back-to-back messages) at {@code size}. */
     BANDWIDTH("bandwidth", List.of("size"), List.of("window", "reps")),
     /** plogp or loggp: one LogGP parameter of the size range that holds {@code at}. */
-    PARAMETER("plogp", List.of("parameter", "sizes"), List.of("method", "at")),
+    PARAMETER("plogp", List.of("parameter", "sizes"), List.of("method", "at", "adaptive_limit")),
     /** compare: MPI - raw of one parameter in the MPI size range that holds {@code at}. */
     MPI_OVERHEAD("compare", List.of("parameter", "mpi", "sizes"), List.of("method", "calls", "at")),
     /** collectives: Hockney's t0(p) of one operation at p = {@code procs} (barrier: its median time). */

@@ -50,22 +50,22 @@ public final class Figures {
         return switch (c.figure()) {
             case HALF_RTT -> {
                 PingPongDocument.Size s = pingPongSize((PingPongDocument) document, SizeList.size(o.get("size")));
-                // the document's 95 % interval is the mean's (1.96 s / sqrt(n)); latency samples have a long
-                // upper tail, so it is wider than the median's: a conservative uncertainty for the median
-                yield new Reading(s.halfRttNs().median(), s.halfRttNs().ci95(), human(s.sizeBytes()));
+                yield new Reading(s.halfRttNs().median(), s.medianCi95Ns(), human(s.sizeBytes()));
             }
             case PINGPONG_BANDWIDTH -> {
                 PingPongDocument.Size s = pingPongSize((PingPongDocument) document, SizeList.size(o.get("size")));
-                double relative = s.halfRttNs().ci95() / s.halfRttNs().median();
-                yield new Reading(s.bandwidthMbS(), s.bandwidthMbS() * relative, human(s.sizeBytes()));
+                yield new Reading(s.bandwidthMbS(), bandwidthCi(s.bandwidthMbS(), s.halfRttNs().median(), s.medianCi95Ns()),
+                        human(s.sizeBytes()));
             }
             case BANDWIDTH -> {
                 long size = SizeList.size(o.get("size"));
                 BandwidthDocument.Size s = ((BandwidthDocument) document).sizes().stream()
                         .filter(x -> x.sizeBytes() == size).findFirst()
                         .orElseThrow(() -> new Missing("no size " + size + " B in the bandwidth run"));
-                double relative = s.windowNs().ci95() / s.windowNs().median();
-                yield new Reading(s.bandwidthMbS(), s.bandwidthMbS() * relative, human(size) + " x " + s.window());
+                // the document's interval is the mean window time's: wider than the median's where a few
+                // windows were disturbed, so a conservative uncertainty for size x window / median
+                yield new Reading(s.bandwidthMbS(), bandwidthCi(s.bandwidthMbS(), s.windowNs().median(), s.windowNs().ci95()),
+                        human(size) + " x " + s.window());
             }
             case PARAMETER -> {
                 MethodDocument d = (MethodDocument) document;
@@ -89,6 +89,16 @@ public final class Figures {
             case MULTIPAIR_RAW_BANDWIDTH -> multiPairRaw((JsonNode) document);
             case MATRIX_OUTLIERS, MATRIX_WORST_RATIO -> throw new Missing("matrix is not available in this build");
         };
+    }
+
+    /**
+     * The uncertainty of a bandwidth b = bytes / t from t's: the interval bytes / (t +- ci) is
+     * lopsided, and its wider side, b ci / (t - ci), is taken (infinite when ci >= t: the time
+     * could be anything down to zero).
+     */
+    static double bandwidthCi(double bandwidth, double time, double timeCi) {
+        if (Double.isNaN(timeCi)) return Double.NaN;
+        return timeCi >= time ? Double.POSITIVE_INFINITY : bandwidth * timeCi / (time - timeCi);
     }
 
     private static PingPongDocument.Size pingPongSize(PingPongDocument d, long size) {

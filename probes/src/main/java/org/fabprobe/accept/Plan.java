@@ -31,7 +31,7 @@ public final class Plan {
             List<String> shared = switch (c.figure()) { // what must be equal to share a run
                 case HALF_RTT, PINGPONG_BANDWIDTH -> List.of(o.getOrDefault("reps", "1000"));
                 case BANDWIDTH -> List.of(o.getOrDefault("window", "64"), o.getOrDefault("reps", "100"));
-                case PARAMETER -> List.of(o.get("sizes"));
+                case PARAMETER -> List.of(o.get("sizes"), o.getOrDefault("adaptive_limit", ""));
                 case MPI_OVERHEAD -> List.of(o.get("mpi"), o.getOrDefault("method", "plogp"), o.get("sizes"),
                         o.getOrDefault("calls", "nonblocking"));
                 case COLLECTIVE_T0 -> List.of(o.getOrDefault("sizes", ""));
@@ -75,7 +75,10 @@ public final class Plan {
                 case "pingpong" -> a.addAll(List.of("-s", join(sizes), "-n", o.getOrDefault("reps", "1000")));
                 case "bandwidth" -> a.addAll(List.of("-s", join(sizes), "-w", o.getOrDefault("window", "64"),
                         "-n", o.getOrDefault("reps", "100")));
-                case "plogp", "loggp" -> a.addAll(List.of("-s", o.get("sizes")));
+                case "plogp", "loggp" -> {
+                    a.addAll(List.of("-s", o.get("sizes")));
+                    if (o.containsKey("adaptive_limit")) a.addAll(List.of("--adaptive-limit", o.get("adaptive_limit")));
+                }
                 case "compare" -> a.addAll(List.of("--mpi", o.get("mpi"), "--method", o.getOrDefault("method", "plogp"),
                         "-s", o.get("sizes"), "--calls", o.getOrDefault("calls", "nonblocking")));
                 case "collectives" -> {

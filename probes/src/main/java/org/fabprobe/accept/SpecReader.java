@@ -143,6 +143,9 @@ public final class SpecReader {
             if (problem != null) throw new SpecException(where(valueNode), key + ": " + problem);
             options.put(key, value);
         }
+        if ("loggp".equals(options.get("method")) && options.containsKey("adaptive_limit")) {
+            throw new SpecException(where(all.get("adaptive_limit").getKeyNode()), "adaptive_limit: plogp's (loggp measures the sizes given)");
+        }
         if ("loggp".equals(options.get("method")) && "o_r".equals(options.get("parameter"))) {
             throw new SpecException(where(all.get("parameter").getValueNode()),
                     "parameter: loggp measures one overhead (o_s); o_r is plogp's (method: plogp)");
@@ -218,7 +221,7 @@ public final class SpecReader {
     private static String optionProblem(String key, String value, Map<String, String> before, String transport) {
         try {
             switch (key) {
-                case "size", "at", "fit_from" -> SizeList.size(value);
+                case "size", "at", "fit_from", "adaptive_limit" -> SizeList.size(value);
                 case "sizes" -> SizeList.parse(value);
                 case "reps", "window", "samples", "procs" -> {
                     int n = Integer.parseInt(value);

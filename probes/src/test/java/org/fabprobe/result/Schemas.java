@@ -68,6 +68,7 @@ public final class Schemas {
             case CollectivesDocument.SCHEMA -> CollectivesDocument.class;
             case CompareDocument.SCHEMA -> CompareDocument.class;
             case ProvidersDocument.SCHEMA -> ProvidersDocument.class;
+            case AcceptDocument.SCHEMA -> AcceptDocument.class;
             default -> throw new AssertionError("no record for " + name);
         };
         assertNotNull(ResultJson.read(json, type));
