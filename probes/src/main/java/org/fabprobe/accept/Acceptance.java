@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
 import org.fabprobe.result.AcceptDocument;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;
@@ -49,6 +51,7 @@ public final class Acceptance {
                 log.printf(Locale.ROOT, "accept: %d/%d measuring: fabprobe %s%n", n, plan.size(), m.commandLine());
                 long t0 = System.nanoTime();
                 Runner.Result r = runner.run(m.args());
+                if (r.exitCode() == ExitCode.INTERRUPTED) throw new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
                 double wall = (System.nanoTime() - t0) / 1e9;
                 JsonNode document = null;
                 String error = r.exitCode() == 0 ? null : (r.error() == null ? "exit " + r.exitCode() : r.error());
