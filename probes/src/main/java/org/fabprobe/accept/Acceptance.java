@@ -98,7 +98,7 @@ public final class Acceptance {
     static AcceptDocument.Check judge(Check c, Plan.Measurement m, Object document, String problem) {
         Units.Unit u = c.unit();
         double lo = c.lowerBound(), hi = c.upperBound();
-        double value = Double.NaN, ci = Double.NaN;
+        double value = Double.NaN, low = Double.NaN, high = Double.NaN;
         String at = null;
         Verdict verdict;
         String reason;
@@ -109,28 +109,29 @@ public final class Acceptance {
             try {
                 Figures.Reading r = Figures.read(c, document);
                 value = u.fromBase(r.value());
-                ci = Double.isNaN(r.ci95()) ? Double.NaN : u.fromBase(Math.abs(r.ci95()));
+                low = u.fromBase(r.low());
+                high = u.fromBase(r.high());
                 at = r.at();
-                verdict = Verdict.judge(value, ci, lo, hi);
-                reason = reason(verdict, value, ci, lo, hi, u.name());
+                verdict = Verdict.judge(value, low, high, lo, hi);
+                reason = reason(verdict, value, low, high, lo, hi, u.name());
             } catch (Figures.Missing e) {
                 verdict = Verdict.ERROR;
                 reason = "not measured: " + e.getMessage();
             }
         }
         return new AcceptDocument.Check(c.name(), c.figure().key(), c.transport(), new java.util.TreeMap<>(c.options()),
-                m.id(), at, u.name(), c.reference(), c.lower(), c.upper(), lo, hi, value, ci, verdict.name(), reason);
+                m.id(), at, u.name(), c.reference(), c.lower(), c.upper(), lo, hi, value, low, high, verdict.name(), reason);
     }
 
-    static String reason(Verdict v, double value, double ci, double lo, double hi, String unit) {
-        String measured = Format.plusMinus(value, ci) + " " + unit;
+    static String reason(Verdict v, double value, double low, double high, double lo, double hi, String unit) {
+        String measured = Format.measured(value, low, high) + " " + unit;
         return switch (v) {
             case PASS -> measured + " lies within " + Format.bounds(lo, hi) + " " + unit;
-            case FAIL -> measured + (value + Math.abs(ci) < lo ? " is below the lower bound " + Format.number(lo)
+            case FAIL -> measured + (high < lo ? " is below the lower bound " + Format.number(lo)
                     : " is above the upper bound " + Format.number(hi)) + " " + unit;
-            case INCONCLUSIVE -> Double.isNaN(ci) ? measured + ": no uncertainty, so no verdict against "
-                    + Format.bounds(lo, hi) + " " + unit
-                    : measured + " straddles the " + (value - ci < lo && lo <= value + ci ? "lower bound " + Format.number(lo)
+            case INCONCLUSIVE -> Double.isNaN(low) || Double.isNaN(high)
+                    ? measured + ": no uncertainty, so no verdict against " + Format.bounds(lo, hi) + " " + unit
+                    : measured + " straddles the " + (low < lo && lo <= high ? "lower bound " + Format.number(lo)
                     : "upper bound " + Format.number(hi)) + " " + unit;
             case ERROR -> "not measured";
         };
@@ -152,6 +153,14 @@ public final class Acceptance {
 
         public static String plusMinus(double v, double ci) {
             return Double.isNaN(ci) ? number(v) : number(v) + " ± " + number(ci);
+        }
+
+        /** value ± half-width where the interval is symmetric, else value (low .. high). */
+        public static String measured(double v, double low, double high) {
+            if (Double.isNaN(low) || Double.isNaN(high)) return number(v);
+            double below = v - low, above = high - v;
+            if (Math.abs(below - above) <= 1e-9 * Math.max(Math.abs(below), Math.abs(above))) return plusMinus(v, above);
+            return number(v) + " (" + number(low) + " .. " + number(high) + ")";
         }
 
         public static String bounds(double lo, double hi) {

@@ -20,8 +20,15 @@ import org.fabprobe.result.Value;
  * figure's base unit (ns, MB/s, ns/B), and where in the document it was read.
  */
 public final class Figures {
-    /** A figure as read: value ± ci95 (base unit; ci95 NaN when the document gives none), and where. */
-    public record Reading(double value, double ci95, String at) {}
+    /**
+     * A figure as read, in its base unit: the value, its 95 % interval [low, high] (NaN when the
+     * document gives none; lopsided for a bandwidth, size / time), and where it was read.
+     */
+    public record Reading(double value, double low, double high, String at) {
+        Reading(double value, double ci95, String at) {
+            this(value, value - Math.abs(ci95), value + Math.abs(ci95), at);
+        }
+    }
 
     /** A figure that its document does not hold: the check is an ERROR, with this message. */
     public static final class Missing extends RuntimeException {
@@ -54,8 +61,7 @@ public final class Figures {
             }
             case PINGPONG_BANDWIDTH -> {
                 PingPongDocument.Size s = pingPongSize((PingPongDocument) document, SizeList.size(o.get("size")));
-                yield new Reading(s.bandwidthMbS(), bandwidthCi(s.bandwidthMbS(), s.halfRttNs().median(), s.medianCi95Ns()),
-                        human(s.sizeBytes()));
+                yield bandwidth(s.bandwidthMbS(), s.halfRttNs().median(), s.medianCi95Ns(), human(s.sizeBytes()));
             }
             case BANDWIDTH -> {
                 long size = SizeList.size(o.get("size"));
@@ -64,8 +70,7 @@ public final class Figures {
                         .orElseThrow(() -> new Missing("no size " + size + " B in the bandwidth run"));
                 // the document's interval is the mean window time's: wider than the median's where a few
                 // windows were disturbed, so a conservative uncertainty for size x window / median
-                yield new Reading(s.bandwidthMbS(), bandwidthCi(s.bandwidthMbS(), s.windowNs().median(), s.windowNs().ci95()),
-                        human(size) + " x " + s.window());
+                yield bandwidth(s.bandwidthMbS(), s.windowNs().median(), s.windowNs().ci95(), human(size) + " x " + s.window());
             }
             case PARAMETER -> {
                 MethodDocument d = (MethodDocument) document;
@@ -92,13 +97,13 @@ public final class Figures {
     }
 
     /**
-     * The uncertainty of a bandwidth b = bytes / t from t's: the interval bytes / (t +- ci) is
-     * lopsided, and its wider side, b ci / (t - ci), is taken (infinite when ci >= t: the time
-     * could be anything down to zero).
+     * A bandwidth b = bytes / t with t's interval t +- ci carried through: [b t / (t + ci),
+     * b t / (t - ci)], lopsided, and open above when ci >= t (the time could be anything down to 0).
      */
-    static double bandwidthCi(double bandwidth, double time, double timeCi) {
-        if (Double.isNaN(timeCi)) return Double.NaN;
-        return timeCi >= time ? Double.POSITIVE_INFINITY : bandwidth * timeCi / (time - timeCi);
+    static Reading bandwidth(double bandwidth, double time, double timeCi, String at) {
+        if (Double.isNaN(timeCi)) return new Reading(bandwidth, Double.NaN, Double.NaN, at);
+        double high = timeCi >= time ? Double.POSITIVE_INFINITY : bandwidth * time / (time - timeCi);
+        return new Reading(bandwidth, bandwidth * time / (time + timeCi), high, at);
     }
 
     private static PingPongDocument.Size pingPongSize(PingPongDocument d, long size) {

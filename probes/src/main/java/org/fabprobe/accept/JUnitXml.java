@@ -96,7 +96,7 @@ public final class JUnitXml {
         String at = c.at() == null ? "" : " at " + c.at();
         return String.format(Locale.ROOT, "%s %s on %s%s: measured %s %s (95 %% uncertainty); reference %s %s, tolerance %s/%s,"
                         + " bounds %s %s", c.figure(), c.options().getOrDefault("parameter", ""), c.transport(), at,
-                Acceptance.Format.plusMinus(c.measured(), c.measuredCi95()), c.unit(), Acceptance.Format.number(c.reference()),
+                Acceptance.Format.measured(c.measured(), c.measuredLow(), c.measuredHigh()), c.unit(), Acceptance.Format.number(c.reference()),
                 c.unit(), tolerance(c.lower()), tolerance(c.upper()), Acceptance.Format.bounds(c.lowerBound(), c.upperBound()),
                 c.unit()).replace("  ", " ");
     }

@@ -51,8 +51,12 @@ public final class SpecReader {
         String text;
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new SpecException(path.toString(), "no such spec file");
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new SpecException(path.toString(), "not UTF-8 text");
         } catch (IOException | java.io.UncheckedIOException e) {
-            throw new SpecException(path.toString(), "cannot read the spec: " + e.getMessage());
+            throw new SpecException(path.toString(), "cannot read the spec: " + e);
         }
         return new SpecReader(path.toString()).parse(path, text);
     }

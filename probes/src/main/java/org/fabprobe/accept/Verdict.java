@@ -11,9 +11,13 @@ public enum Verdict {
 
     /** The verdict on {@code value} ± {@code ci95} against [lower, upper] (infinite: that side open). */
     public static Verdict judge(double value, double ci95, double lower, double upper) {
+        return judge(value, value - Math.abs(ci95), value + Math.abs(ci95), lower, upper);
+    }
+
+    /** The verdict on {@code value} with its 95 % interval [low, high] (NaN: none) against [lower, upper]. */
+    public static Verdict judge(double value, double low, double high, double lower, double upper) {
         if (Double.isNaN(value)) return ERROR;
-        if (Double.isNaN(ci95)) return INCONCLUSIVE;
-        double low = value - Math.abs(ci95), high = value + Math.abs(ci95);
+        if (Double.isNaN(low) || Double.isNaN(high)) return INCONCLUSIVE;
         if (high < lower || low > upper) return FAIL;
         if (low >= lower && high <= upper) return PASS;
         return INCONCLUSIVE;

@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "accept", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Acceptance test: measures what a spec (YAML) asks for, each measurement once, and judges every",
-                "check (PASS, FAIL, INCONCLUSIVE when the 95 % interval straddles a bound, ERROR when not measured).",
+                "check (PASS, FAIL, INCONCLUSIVE when the 95 %% interval straddles a bound, ERROR when not measured).",
                 "Exit 0 when every check passes, 1 otherwise, 2 for a bad spec (file:line:column)."})
 final class AcceptCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SPEC.yaml", description = "The spec: system, checks (see README, Acceptance testing).")

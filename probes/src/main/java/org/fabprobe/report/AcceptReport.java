@@ -13,10 +13,10 @@ public final class AcceptReport {
         b.append(String.format(Locale.ROOT, "fabprobe accept  %s  (%s)  host %s%n", d.system(), d.spec(), d.host().hostname()));
         if (d.description() != null && !d.description().isBlank()) b.append(d.description().strip()).append('\n');
         int width = Math.max(5, d.checks().stream().mapToInt(c -> c.name().length()).max().orElse(5));
-        String row = "%-" + width + "s  %-26s  %-30s  %s%n";
-        b.append(String.format(Locale.ROOT, row, "check", "measured ± 95 %", "reference [bounds]", "verdict"));
+        String row = "%-" + width + "s  %-34s  %-28s  %s%n";
+        b.append(String.format(Locale.ROOT, row, "check", "measured ± 95 % (or its interval)", "reference [bounds]", "verdict"));
         for (AcceptDocument.Check c : d.checks()) {
-            String measured = Double.isNaN(c.measured()) ? "–" : Format.plusMinus(c.measured(), c.measuredCi95()) + " " + c.unit();
+            String measured = Double.isNaN(c.measured()) ? "–" : Format.measured(c.measured(), c.measuredLow(), c.measuredHigh()) + " " + c.unit();
             String reference = Format.number(c.reference()) + " " + c.unit() + " " + Format.bounds(c.lowerBound(), c.upperBound());
             b.append(String.format(Locale.ROOT, row, c.name(), measured, reference, c.verdict()));
         }

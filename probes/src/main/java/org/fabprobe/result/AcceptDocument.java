@@ -28,9 +28,10 @@ public record AcceptDocument(String schema, String tool, String spec, String sys
     /**
      * One check: where it reads its figure (figure, transport, options as the spec gives them; at:
      * the size or range it was read at), reference, tolerances and bounds (null: open) and the
-     * measured value with its 95 % uncertainty, all in unit; the verdict and why.
+     * measured value with its 95 % interval [measured_low, measured_high], all in unit; the verdict and why.
      */
     public record Check(String name, String figure, String transport, Map<String, String> options, String measurement,
                         String at, String unit, double reference, Double lower, Double upper, double lowerBound,
-                        double upperBound, double measured, double measuredCi95, String verdict, String reason) {}
+                        double upperBound, double measured, double measuredLow, double measuredHigh, String verdict,
+                        String reason) {}
 }

@@ -29,6 +29,17 @@ class AcceptPiecesTest {
     }
 
     @Test
+    void aBandwidthIntervalIsLopsided() {
+        // 1 MiB in 100 +- 20 us: 10 486 MB/s, between 1 MiB / 120 us and 1 MiB / 80 us
+        Figures.Reading r = Figures.bandwidth(10_485.76, 100_000, 20_000, "1 MiB");
+        assertEquals(10_485.76 / 1.2, r.low(), 1e-9);
+        assertEquals(10_485.76 / 0.8, r.high(), 1e-9);
+        assertEquals(Double.POSITIVE_INFINITY, Figures.bandwidth(1000, 100, 100, "x").high()); // any time down to 0
+        assertEquals(Verdict.PASS, Verdict.judge(r.value(), r.low(), r.high(), 8000, Double.POSITIVE_INFINITY));
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(r.value(), r.low(), r.high(), 9000, Double.POSITIVE_INFINITY));
+    }
+
+    @Test
     void unitsConvertToFabprobesOwn() {
         assertEquals(1500, Units.find("us").toBase(1.5), 1e-9);
         assertEquals(1500, Units.find("µs").toBase(1.5), 1e-9);

@@ -68,7 +68,8 @@ class AcceptFiguresTest {
     private static void assertFigure(List<?> checks, int i, double value, double ci95, String verdict) {
         Map<?, ?> c = (Map<?, ?>) checks.get(i);
         assertEquals(value, (Double) c.get("measured"), 1e-9 * Math.abs(value), c::toString);
-        assertEquals(ci95, (Double) c.get("measured_ci95"), 1e-9 * Math.abs(ci95), c::toString);
+        assertEquals(value - ci95, (Double) c.get("measured_low"), 1e-9 * Math.abs(value), c::toString);
+        assertEquals(value + ci95, (Double) c.get("measured_high"), 1e-9 * Math.abs(value), c::toString);
         assertEquals(verdict, c.get("verdict"), c::toString);
     }
 }
