@@ -95,6 +95,7 @@ public final class Plan {
             }
             boolean session = List.of("pingpong", "bandwidth", "plogp", "loggp").contains(command);
             if (spec.timeout() != null && (session || command.equals("compare"))) a.addAll(List.of("--timeout", spec.timeout()));
+            if (spec.cpus() != null && session) a.addAll(List.of("--cpus", spec.cpus()));
             if (spec.peer() != null && session) {
                 a.addAll(List.of("--peer", spec.peer()));
                 if (spec.secretFile() != null) a.addAll(List.of("--secret-file", spec.secretFile()));

@@ -10,6 +10,7 @@ import java.util.List;
  * @param peer       a mirror started by hand on the other host (HOST[:PORT]), or null: a local mirror
  * @param secretFile the secret shared with that mirror, or null
  * @param timeout    the longest wait for the peer, as the commands' --timeout takes it, or null (their default)
+ * @param cpus       "A,B": measure pinned to CPU A, mirror to B (--cpus), or null: unpinned
  */
 public record Spec(Path file, String system, String description, String peer, String secretFile, String timeout,
-                   List<Check> checks) {}
+                   String cpus, List<Check> checks) {}

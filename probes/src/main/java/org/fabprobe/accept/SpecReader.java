@@ -33,7 +33,7 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
  * ends the reading with a {@link SpecException} naming file:line:column.
  */
 public final class SpecReader {
-    static final List<String> TOP_KEYS = List.of("system", "description", "peer", "secret_file", "timeout", "checks");
+    static final List<String> TOP_KEYS = List.of("system", "description", "peer", "secret_file", "timeout", "cpus", "checks");
 
     /** UCX_TLS names and aliases (UCX 1.x documentation); which of them exist here is asked at run time. */
     static final Set<String> UCX_TLS_NAMES = Set.of("all", "sm", "shm", "mm", "posix", "sysv", "xpmem", "cma", "knem",
@@ -88,6 +88,10 @@ public final class SpecReader {
                 throw new SpecException(where(top.get("timeout").getValueNode()), "timeout: " + e.getMessage());
             }
         }
+        String cpus = optional(top, "cpus");
+        if (cpus != null && !cpus.matches("\\d+,\\d+")) {
+            throw new SpecException(where(top.get("cpus").getValueNode()), "cpus: two CPUs A,B (measure on A, mirror on B), not '" + cpus + "'");
+        }
         NodeTuple checksTuple = top.get("checks");
         if (checksTuple == null) throw new SpecException(where(root), "missing key 'checks' (a list of checks)");
         if (!(checksTuple.getValueNode() instanceof SequenceNode list) || list.getValue().isEmpty()) {
@@ -100,7 +104,7 @@ public final class SpecReader {
             if (!names.add(c.name())) throw new SpecException(c.where(), "a second check named '" + c.name() + "'");
             checks.add(c);
         }
-        return new Spec(path, system, description, peer, secretFile, timeout, List.copyOf(checks));
+        return new Spec(path, system, description, peer, secretFile, timeout, cpus, List.copyOf(checks));
     }
 
     private Check check(Node node, boolean peer) {
