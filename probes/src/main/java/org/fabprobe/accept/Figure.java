@@ -62,11 +62,6 @@ public enum Figure {
         return String.join(", ", java.util.Arrays.stream(values()).map(Figure::key).toList());
     }
 
-    /** Whether this build can measure it: matrix is another branch's command, not wired here yet. */
-    public boolean available() {
-        return !command.equals("matrix");
-    }
-
     /** The dimension of the figure for a check with these keys (G is per byte, the rest of LogGP time). */
     public Dimension dimension(java.util.Map<String, String> options) {
         return switch (this) {

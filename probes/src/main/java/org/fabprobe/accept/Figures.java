@@ -9,6 +9,7 @@ import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.HockneyRange;
+import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.PingPongDocument;
@@ -48,6 +49,7 @@ public final class Figures {
             case "compare" -> ResultJson.read(json, CompareDocument.class);
             case "collectives" -> ResultJson.read(json, CollectivesDocument.class);
             case "multipair" -> ResultJson.tree(json);
+            case "matrix" -> ResultJson.read(json, MatrixDocument.class);
             default -> throw new IllegalArgumentException("no document for " + command);
         };
     }
@@ -92,8 +94,34 @@ public final class Figures {
             case COLLECTIVE_T0 -> collectiveT0((CollectivesDocument) document, o.get("operation"),
                     Integer.parseInt(o.get("procs")), o.get("at"));
             case MULTIPAIR_RAW_BANDWIDTH -> multiPairRaw((JsonNode) document);
-            case MATRIX_OUTLIERS, MATRIX_WORST_RATIO -> throw new Missing("matrix is not available in this build");
+            case MATRIX_OUTLIERS -> matrixOutliers((MatrixDocument) document, o.get("of"));
+            case MATRIX_WORST_RATIO -> matrixWorstRatio((MatrixDocument) document, o.get("of"));
         };
+    }
+
+    /**
+     * The pairs and hosts the matrix named as outliers (of: half_rtt or bandwidth, else both), a
+     * count: exact, so its interval is the value itself.
+     */
+    private static Reading matrixOutliers(MatrixDocument d, String of) {
+        String quantity = of == null ? null : of.equals("bandwidth") ? "bandwidth" : "latency";
+        long n = d.outliers().stream()
+                .filter(x -> x.kind().equals("pair") || x.kind().equals("host"))
+                .filter(x -> quantity == null || x.quantity().equals(quantity)).count();
+        return new Reading(n, 0, "outlier pairs and hosts" + (quantity == null ? "" : " (" + quantity + ")")
+                + " of " + d.pairs().size() + " pairs");
+    }
+
+    /**
+     * The worst pair over the median pair (half_rtt: slowest / median; bandwidth: median /
+     * lowest). The matrix gives no interval for it: it is judged as measured (its pairs'
+     * disturbed ones are measured again before it is formed).
+     */
+    private static Reading matrixWorstRatio(MatrixDocument d, String of) {
+        boolean bandwidth = "bandwidth".equals(of);
+        double ratio = bandwidth ? d.summary().bandwidthWorstRatio() : d.summary().latencyWorstRatio();
+        return new Reading(ratio, 0, (bandwidth ? "bandwidth" : "half-RTT") + " worst / median over "
+                + d.pairs().size() + " pairs");
     }
 
     /**

@@ -37,7 +37,8 @@ public final class Plan {
                 case COLLECTIVE_T0 -> List.of(o.getOrDefault("sizes", ""));
                 case MULTIPAIR_RAW_BANDWIDTH -> List.of(o.getOrDefault("sizes", ""), o.getOrDefault("reps", ""),
                         o.getOrDefault("samples", ""), o.getOrDefault("fit_from", ""));
-                case MATRIX_OUTLIERS, MATRIX_WORST_RATIO -> throw new IllegalStateException("matrix is not available in this build");
+                case MATRIX_OUTLIERS, MATRIX_WORST_RATIO -> List.of(o.get("procs"), o.getOrDefault("mode", "serial"),
+                        o.getOrDefault("threshold", ""), matrixSizeOption(o), o.getOrDefault("size", ""));
             };
             String key = command + "\u0000" + c.transport() + "\u0000" + String.join("\u0000", shared);
             Group g = groups.computeIfAbsent(key, k -> new Group(command, c.transport(), c));
@@ -51,6 +52,11 @@ public final class Plan {
             plan.add(new Measurement("m" + (plan.size() + 1), g.command, g.transport, g.args(spec), List.copyOf(g.checks)));
         }
         return plan;
+    }
+
+    /** A matrix check's size is the latency's (of: half_rtt) or the bandwidth's (of: bandwidth). */
+    private static String matrixSizeOption(Map<String, String> o) {
+        return "bandwidth".equals(o.get("of")) ? "--bandwidth-size" : "--latency-size";
     }
 
     /** The checks of one run, and the union of their sizes, operations and process counts. */
@@ -91,16 +97,21 @@ public final class Plan {
                     if (o.containsKey("samples")) a.addAll(List.of("--samples", o.get("samples")));
                     if (o.containsKey("fit_from")) a.addAll(List.of("--fit-from", o.get("fit_from")));
                 }
+                case "matrix" -> {
+                    a.addAll(List.of("--ranks", o.get("procs"), "--mode", o.getOrDefault("mode", "serial")));
+                    if (o.containsKey("threshold")) a.addAll(List.of("--outlier-k", o.get("threshold")));
+                    if (o.containsKey("size")) a.addAll(List.of(matrixSizeOption(o), o.get("size")));
+                }
                 default -> throw new IllegalStateException("no plan for " + command);
             }
             boolean session = List.of("pingpong", "bandwidth", "plogp", "loggp").contains(command);
-            if (spec.timeout() != null && (session || command.equals("compare"))) a.addAll(List.of("--timeout", spec.timeout()));
+            if (spec.timeout() != null && (session || command.equals("compare") || command.equals("matrix"))) a.addAll(List.of("--timeout", spec.timeout()));
             if (spec.cpus() != null && session) a.addAll(List.of("--cpus", spec.cpus()));
             if (spec.peer() != null && session) {
                 a.addAll(List.of("--peer", spec.peer()));
                 if (spec.secretFile() != null) a.addAll(List.of("--secret-file", spec.secretFile()));
             }
-            a.addAll(command.equals("multipair") ? List.of("--json", "-") : List.of("--json", "-", "--quiet")); // multipair has no progress line
+            a.addAll(command.equals("matrix") ? List.of("--json", "-") : List.of("--json", "-", "--quiet")); // matrix has no progress line
             return List.copyOf(a);
         }
 

@@ -120,10 +120,6 @@ public final class SpecReader {
         allowed.addAll(figure.requiredKeys);
         allowed.addAll(figure.optionalKeys);
         mapping(node, "a " + figure.key() + " check", allowed); // unknown keys
-        if (!figure.available()) {
-            throw new SpecException(where(figureNode), "figure " + figure.key() + " needs 'fabprobe " + figure.command
-                    + "', which is not available in this build");
-        }
         String name = required(all, "name", node);
         String transport = required(all, "transport", node);
         Node transportNode = all.get("transport").getValueNode();

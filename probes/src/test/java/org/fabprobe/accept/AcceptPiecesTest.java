@@ -93,6 +93,25 @@ class AcceptPiecesTest {
     }
 
     @Test
+    void matrixChecksOnOneSettingShareOneMatrixRun() throws Exception {
+        Spec spec = read("""
+                system: s
+                timeout: 20s
+                checks:
+                  - {name: a, figure: matrix_outliers, transport: ofi:shm, procs: 4, reference: 0, lower: ~, upper: 0, unit: count}
+                  - {name: b, figure: matrix_worst_ratio, transport: ofi:shm, procs: 4, of: half_rtt, reference: 1, lower: ~, upper: 1, unit: ratio}
+                  - {name: c, figure: matrix_worst_ratio, transport: ofi:shm, procs: 4, of: bandwidth, size: 64K, mode: parallel, reference: 1, lower: ~, upper: 1, unit: ratio}
+                """);
+        List<Plan.Measurement> plan = Plan.of(spec);
+        assertEquals(2, plan.size(), plan::toString);
+        assertEquals(List.of("a", "b"), plan.get(0).checks().stream().map(Check::name).toList());
+        assertEquals(List.of("matrix", "-t", "ofi:shm", "--ranks", "4", "--mode", "serial", "--timeout", "20s", "--json", "-"),
+                plan.get(0).args());
+        assertEquals(List.of("matrix", "-t", "ofi:shm", "--ranks", "4", "--mode", "parallel", "--bandwidth-size", "64K",
+                "--timeout", "20s", "--json", "-"), plan.get(1).args());
+    }
+
+    @Test
     void peerIsForRawTransports() throws Exception {
         Spec spec = read("""
                 system: s

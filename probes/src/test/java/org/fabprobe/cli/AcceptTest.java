@@ -216,9 +216,10 @@ class AcceptTest {
                         head + "    unit: us\n    transport: ucx:posix,cmaa\n", "9:16", "'cmaa' is not a UCX transport"),
                 org.junit.jupiter.params.provider.Arguments.of("malformed YAML",
                         head + "    unit: [us\n    transport: ofi:shm\n", "9:14", "malformed YAML"),
-                org.junit.jupiter.params.provider.Arguments.of("matrix, not in this build",
-                        head.replace("half_rtt", "matrix_outliers") + "    unit: count\n    transport: ofi:shm\n    procs: 4\n",
-                        "4:13", "needs 'fabprobe matrix', which is not available in this build"));
+                org.junit.jupiter.params.provider.Arguments.of("matrix ratio without 'of'",
+                        head.replace("half_rtt", "matrix_worst_ratio").replace("    size: 8\n", "")
+                                + "    unit: ratio\n    transport: ofi:shm\n    procs: 4\n",
+                        "3:5", "missing key 'of'"));
     }
 
     /** Refused before anything runs: exit 2, one line naming file:line:column, nothing measured, no JUnit file. */
