@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.fabprobe.ExitCode;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
