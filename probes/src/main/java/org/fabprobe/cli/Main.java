@@ -1,5 +1,6 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.launch.MirrorServer;
 import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.launch.Session;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -8,6 +9,9 @@ import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.FabprobeException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,10 +19,6 @@ import picocli.CommandLine.Command;
 @Command(name = "fabprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Measures how an interconnect really behaves (latency, overheads, gaps) "
                 + "on libfabric providers, UCX transports and MPI.",
-        subcommands = {ProvidersCommand.class, ClockCommand.class, PingPongCommand.class, BandwidthCommand.class,
-                LogGPCommand.class, PLogPCommand.class, SignatureCommand.class, CompareCommand.class,
-                CollectivesCommand.class, MultiPairCommand.class, MirrorCommand.class, SecretCommand.class,
-                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:success",
@@ -32,6 +32,42 @@ import picocli.CommandLine.Command;
                 "8:the mirror refused the session (authentication, protocol version, busy)",
                 "130:interrupted"})
 public final class Main {
+    /**
+     * The subcommands in the order help lists them. A run registers only the one it names:
+     * picocli builds every registered command's model up front, and building all of them
+     * took about three times as long as one (0.25-0.4 s of a cold start).
+     */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+        m.put("providers", ProvidersCommand::new);
+        m.put("clock", ClockCommand::new);
+        m.put("pingpong", PingPongCommand::new);
+        m.put("bandwidth", BandwidthCommand::new);
+        m.put("loggp", LogGPCommand::new);
+        m.put("plogp", PLogPCommand::new);
+        m.put("signature", SignatureCommand::new);
+        m.put("compare", CompareCommand::new);
+        m.put("collectives", CollectivesCommand::new);
+        m.put("multipair", MultiPairCommand::new);
+        m.put("mirror", MirrorCommand::new);
+        m.put("secret", SecretCommand::new);
+        return m;
+    }
+
+    /** The command line for {@code args}: only the subcommand it names, or all of them (help, a typo). */
+    static CommandLine commandLine(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        Supplier<Object> named = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
+        if (named != null) {
+            cli.addSubcommand(args[0], named.get());
+        } else {
+            SUBCOMMANDS.forEach((name, command) -> cli.addSubcommand(name, command.get()));
+            cli.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        return cli;
+    }
 
     public static void main(String[] args) {
         NativeEnvironment.prepare(); // before any native library is loaded
@@ -41,6 +77,7 @@ public final class Main {
     /** Runs the command line and returns the exit code (tests call this directly). */
     public static int run(String... args) {
         NativeEnvironment.prepare();
+        if (args.length > 0 && args[0].equals("mirror")) MirrorServer.initializeAnnouncedTransport(); // before picocli's start-up
         String transport = MpiLauncher.transportArgument(args);
         // collectives: one launch per p; multipair: one launch of 2k ranks
         boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair"));
@@ -51,7 +88,7 @@ public final class Main {
                 return report(e);
             }
         }
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = commandLine(args);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
         depth++;
         try {
@@ -79,9 +116,9 @@ public final class Main {
     static int report(Throwable e) {
         if (e instanceof Session.NotMeasure) return ExitCode.OK; // a launcher's mirror or idle rank: nothing to say
         org.fabprobe.Progress.end(); // the error line starts on a clean line
-        Throwable missing = missingLibrary(e);
+        String missing = missingLibrary(e);
         if (missing != null) { // before the IllegalArgumentException test: libraryLookup throws one
-            System.err.println("fabprobe: native library missing: " + missing.getMessage() + installHint(missing.getMessage()));
+            System.err.println("fabprobe: native library missing: " + missing + installHint(missing));
             if (Boolean.getBoolean("fabprobe.debug")) e.printStackTrace();
             return ExitCode.MISSING_DEPENDENCY;
         }
@@ -108,18 +145,20 @@ public final class Main {
         return code;
     }
 
+    private static final java.util.regex.Pattern CANNOT_OPEN = java.util.regex.Pattern.compile("Cannot open library: \\S+");
+
     /**
-     * The failure to load a native library anywhere in the cause chain: SymbolLookup.libraryLookup's
-     * IllegalArgumentException("Cannot open library: ..."), usually inside the binding class's
-     * ExceptionInInitializerError (or, on a later use of that class, a NoClassDefFoundError), or an
-     * UnsatisfiedLinkError.
+     * What failed to load, if a native library did, anywhere in the cause chain:
+     * SymbolLookup.libraryLookup's IllegalArgumentException("Cannot open library: ..."), usually
+     * inside the binding class's ExceptionInInitializerError (or, on a later use of that class,
+     * a NoClassDefFoundError whose cause quotes it: the class may have failed in the background
+     * thread that initializes the library early), or an UnsatisfiedLinkError.
      */
-    static Throwable missingLibrary(Throwable e) {
+    static String missingLibrary(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof UnsatisfiedLinkError) return t;
-            if (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).startsWith("Cannot open library")) {
-                return t;
-            }
+            if (t instanceof UnsatisfiedLinkError) return t.getMessage();
+            java.util.regex.Matcher m = CANNOT_OPEN.matcher(String.valueOf(t.getMessage()));
+            if (m.find()) return m.group();
         }
         return null;
     }

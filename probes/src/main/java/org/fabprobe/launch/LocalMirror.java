@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.bindings.NativeEnvironment;
+import org.fabprobe.transport.Transports;
 
 /**
  * Local mode: the measure process starts its own mirror, a second JVM with the same class
@@ -43,11 +44,13 @@ final class LocalMirror extends Meeting {
         // ProcessBuilder copies Java's start-up snapshot of the environment, not setenv's changes
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
         builder.environment().put(Secret.ENVIRONMENT, secret.hex());
+        builder.environment().put(MirrorServer.INITIALIZE_ENVIRONMENT, spec.transport());
         try {
             process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the mirror process", e);
         }
+        Transports.initializeInBackground(spec.transport()); // while the mirror starts
         InetSocketAddress address = awaitAddress(Math.max(timeoutMs, 10_000));
         return TcpRendezvous.connect(address, "the mirror process", secret, insecure, timeoutMs);
     }

@@ -58,6 +58,7 @@ abstract class Meeting implements AutoCloseable {
 
         @Override
         Rendezvous meet() {
+            org.fabprobe.transport.Transports.initializeInBackground(spec.transport()); // while the mirror answers
             Secret secret = Secret.fromFileOrEnvironment(peer.secretFile());
             return TcpRendezvous.connect(address, "the mirror at " + TcpRendezvous.describe(address), secret, peer.insecure(),
                     spec.timeout().toMillis());

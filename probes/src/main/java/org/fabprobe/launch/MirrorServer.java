@@ -25,6 +25,18 @@ import org.fabprobe.FabprobeException;
  * client is served. A client arriving during a session is told the mirror is busy.
  */
 public final class MirrorServer {
+    /**
+     * Set by measure for its local child mirror: the transport the session will ask for, so the
+     * child initializes that library while it starts (a hint; the session still says what to run).
+     */
+    static final String INITIALIZE_ENVIRONMENT = "FABPROBE_MIRROR_INITIALIZES";
+
+    /** Starts initializing the library of the transport measure announced, if it did (see above). */
+    public static void initializeAnnouncedTransport() {
+        String transport = System.getenv(INITIALIZE_ENVIRONMENT);
+        if (transport != null) org.fabprobe.transport.Transports.initializeInBackground(transport);
+    }
+
     /** How long a client may take to authenticate and say what to run. */
     static final long HANDSHAKE_MS = 5_000;
 

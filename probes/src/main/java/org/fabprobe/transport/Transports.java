@@ -1,5 +1,7 @@
 package org.fabprobe.transport;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.fabprobe.ExitCode;
 import org.fabprobe.transport.ofi.OfiTransport;
 import org.fabprobe.transport.sim.SimTransport;
@@ -14,6 +16,7 @@ public final class Transports {
         int colon = name.indexOf(':');
         String family = colon < 0 ? name : name.substring(0, colon);
         String detail = colon < 0 ? "" : name.substring(colon + 1);
+        awaitInitialization(family);
         return switch (family) {
             case "ofi" -> {
                 if (detail.isEmpty()) throw usage(name, "name a provider, e.g. ofi:shm or ofi:tcp");
@@ -28,6 +31,53 @@ public final class Transports {
             default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
                     + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:L=..,os=..,or=..,g=..,G=..");
         };
+    }
+
+    /** Background initializations by transport family, and what each threw (see below). */
+    private static final Map<String, Thread> INITIALIZING = new ConcurrentHashMap<>();
+    private static final Map<String, Throwable> INITIALIZATION_FAILED = new ConcurrentHashMap<>();
+
+    /**
+     * Starts loading and initializing the transport's library on a background thread, so that
+     * a later {@link #open} finds it done: the one-time cost (libfabric's provider scan, UCX's
+     * module loading) then overlaps with the other process's start.
+     */
+    public static void initializeInBackground(String name) {
+        int colon = name.indexOf(':');
+        if (colon < 0) return;
+        String family = name.substring(0, colon), detail = name.substring(colon + 1);
+        Runnable init = switch (family) {
+            case "ofi" -> () -> OfiTransport.initialize(detail);
+            case "ucx" -> UcxTransport::initialize;
+            default -> null; // sim: nothing to load; mpi: MPI_Init belongs to the ranks' start
+        };
+        if (init == null || detail.isEmpty()) return;
+        INITIALIZING.computeIfAbsent(family, f -> Thread.ofPlatform().daemon().name("fabprobe-library-init").start(() -> {
+            try {
+                init.run();
+            } catch (RuntimeException | Error e) {
+                INITIALIZATION_FAILED.put(f, e);
+            }
+        }));
+    }
+
+    /**
+     * Waits for a background initialization of {@code family} and rethrows what it threw:
+     * a binding class that failed there (a missing library) fails here only as
+     * "Could not initialize class", which would hide the reason.
+     */
+    private static void awaitInitialization(String family) {
+        Thread init = INITIALIZING.get(family);
+        if (init == null) return;
+        try {
+            init.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Throwable failed = INITIALIZATION_FAILED.get(family);
+        if (failed instanceof RuntimeException r) throw r;
+        if (failed instanceof Error e) throw e;
     }
 
     /** Whether the transport this name opens has blocking calls ({@link Transport#hasBlockingCalls()}): mpi only. */

@@ -75,6 +75,28 @@ public final class OfiTransport implements Transport {
         this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
     }
 
+    /**
+     * Initializes libfabric without opening anything: the first fi_getinfo of a process loads
+     * and initializes every provider (here 0.3 s of library constructors and /proc/kallsyms
+     * scans, the same in fi_pingpong), and later calls find it done.
+     */
+    public static void initialize(String provider) {
+        MemorySegment hints = Fi.allocinfo();
+        try (Arena local = Arena.ofConfined()) {
+            fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
+            org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(
+                    ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
+                    Libc.strdup(provider));
+            MemorySegment infoOut = local.allocate(ADDRESS);
+            if (fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, infoOut) == 0) {
+                fi_freeinfo(infoOut.get(ADDRESS, 0));
+            }
+        } finally {
+            fi_freeinfo(hints);
+        }
+        NativeEnvironment.reclaimTerminationSignals();
+    }
+
     /** Opens provider {@code provider} (e.g. "shm", "tcp", "tcp;ofi_rxm", "verbs"). */
     public static OfiTransport open(String name, String provider, TransportOptions options) {
         OfiTransport t = new OfiTransport(name, options);

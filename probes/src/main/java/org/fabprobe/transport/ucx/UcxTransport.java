@@ -84,8 +84,23 @@ public final class UcxTransport implements Transport {
         }
     }
 
+    /** UCX's transports and devices on this host, listed once per process (a ucp_init of every transport). */
+    private static List<UcpResources.Resource> resources;
+
+    private static synchronized List<UcpResources.Resource> resources() {
+        if (resources == null) resources = UcpResources.list();
+        return resources;
+    }
+
+    /** Loads UCX and lists its resources without opening anything, so that a later open finds that done. */
+    public static void initialize() {
+        NativeEnvironment.prepare();
+        resources();
+        NativeEnvironment.reclaimTerminationSignals();
+    }
+
     private void open(String tls, TransportOptions options) {
-        List<UcpResources.Resource> resources = UcpResources.list();
+        List<UcpResources.Resource> resources = resources();
         checkTlsNames(tls, resources);
         MemorySegment out = arena.allocate(ADDRESS);
         Ucs.check(ucp_config_read(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");

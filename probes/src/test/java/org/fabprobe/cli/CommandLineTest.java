@@ -1,0 +1,45 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.fabprobe.ExitCode;
+import org.junit.jupiter.api.Test;
+
+/** A run registers only the subcommand it names; help and typos still see every one. */
+class CommandLineTest {
+    private static final List<String> COMMANDS = List.of("providers", "clock", "pingpong", "bandwidth", "loggp", "plogp",
+            "signature", "compare", "collectives", "multipair", "mirror", "secret");
+
+    @Test
+    void helpListsEveryCommand() {
+        CliRun run = CliRun.of("--help");
+        assertEquals(ExitCode.OK, run.exitCode(), run::toString);
+        for (String command : COMMANDS) assertTrue(run.out().contains("  " + command + " "), command + "\n" + run);
+        assertTrue(run.out().contains("  help "), run::toString);
+    }
+
+    @Test
+    void aCommandAloneHasItsOwnHelp() {
+        CliRun run = CliRun.of("pingpong", "--help");
+        assertEquals(ExitCode.OK, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Usage: fabprobe pingpong"), run::toString);
+        CliRun viaHelp = CliRun.of("help", "plogp");
+        assertEquals(ExitCode.OK, viaHelp.exitCode(), viaHelp::toString);
+        assertTrue(viaHelp.out().contains("Usage: fabprobe plogp"), viaHelp::toString);
+    }
+
+    @Test
+    void anUnknownCommandIsABadCommandLine() {
+        CliRun run = CliRun.of("pingpnog", "-s", "8");
+        assertEquals(ExitCode.USAGE, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("pingpnog"), run::toString);
+    }
+
+    @Test
+    void theCommandModelIsBuiltForTheNamedCommandOnly() {
+        assertEquals(List.of("pingpong"), List.copyOf(Main.commandLine("pingpong", "-s", "8").getSubcommands().keySet()));
+        assertTrue(Main.commandLine("--version").getSubcommands().keySet().containsAll(COMMANDS));
+    }
+}
