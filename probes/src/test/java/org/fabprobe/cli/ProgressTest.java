@@ -37,7 +37,7 @@ class ProgressTest {
         assertFalse(drawn.isEmpty(), "no progress line drawn:\n" + loud);
         assertTrue(drawn.contains(11), "the last size is drawn as 11/11:\n" + loud);
         assertClearedBeforeTable(loud, "Hockney");
-        String quiet = onTerminal(dir, "pingpong-quiet", append(args, "--quiet"));
+        String quiet = onTerminal(dir, "pingpong-quiet", "pingpong", "-t", SIM, "-s", "1K..1M", "-n", "100", "--warmup", "10", "--quiet");
         assertFalse(quiet.contains("round trips at"), quiet);
         assertFalse(quiet.contains("elapsed"), quiet);
         assertTrue(quiet.contains("Hockney"), quiet);
@@ -87,12 +87,6 @@ class ProgressTest {
         int clear = out.lastIndexOf("\r\033[K", table);
         assertTrue(clear >= 0 && out.lastIndexOf("elapsed", table) < clear, "the line is cleared before the table:\n" + out);
         assertFalse(out.substring(table).contains("elapsed"), "no progress after the table began:\n" + out);
-    }
-
-    private static String[] append(String[] args, String arg) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add(arg);
-        return all.toArray(String[]::new);
     }
 
     /** Runs fabprobe on a pseudo-terminal (script -c) and returns everything it wrote there. */
