@@ -10,8 +10,9 @@ import java.util.Locale;
 
 /**
  * One live progress line on stderr: what is being measured, k of n, elapsed, an estimate of what
- * remains. Only when stderr is a terminal (isatty(2)) and not --quiet, and only once a run has
- * taken about a second. Drawing is one write to stderr.
+ * remains. Only when stderr is a terminal (isatty(2), or a local-mode MPI launch relays it to
+ * one: {@link #RELAYED_TO_TERMINAL}) and not --quiet, and only once a run has taken about a
+ * second. Drawing is one write to stderr.
  *
  * <p>The command starts the line and hands the {@link Steps} it gets to the measuring code, which
  * reports each step between timed sections. When no line is drawn that is {@link Steps#NONE}.

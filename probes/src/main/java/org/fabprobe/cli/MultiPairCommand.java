@@ -118,7 +118,7 @@ final class MultiPairCommand implements Callable<Integer> {
         MultiPairMethod method = new MultiPairMethod(world.mpi(), world.rank(), world.size(), (int) sizeList[sizeList.length - 1]);
         MultiPairMethod.Result result;
         try {
-            // rank 0 measures and reports: it alone draws, and only if its own stderr is a terminal
+            // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
             var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
                     : org.fabprobe.Steps.NONE;
             result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts(), steps);
