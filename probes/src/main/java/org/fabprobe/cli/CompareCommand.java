@@ -1,9 +1,6 @@
 package org.fabprobe.cli;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -107,21 +104,16 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Runs the method as its own command would and reads its JSON document. */
+    /** Runs the method as its own command would (in this process: {@link NestedRun}) and reads its JSON document. */
     private MethodDocument measure(String transport, String callStyle) {
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream into = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            System.setOut(into);
-            code = quiet ? Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--calls", callStyle, "--json", "-", "--quiet")
-                    : Main.run(method, "-t", transport, "-s", sizes, "--timeout", timeout, "--calls", callStyle, "--json", "-");
-        } finally {
-            System.setOut(stdout);
-        }
+        List<String> args = new ArrayList<>(List.of(method, "-t", transport, "-s", sizes, "--timeout", timeout,
+                "--calls", callStyle, "--json", "-"));
+        if (quiet) args.add("--quiet");
+        NestedRun.Result run = NestedRun.run(args);
+        int code = run.exitCode();
         if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
         if (MpiWorld.currentRank() > 0) return null; // not rank 0: nothing to read
-        String text = captured.toString(StandardCharsets.UTF_8);
+        String text = run.stdout();
         int start = text.indexOf('{'); // a launcher may print a line of its own first
         try {
             return ResultJson.read(text.substring(Math.max(start, 0)), MethodDocument.class);

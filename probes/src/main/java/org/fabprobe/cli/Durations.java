@@ -3,10 +3,10 @@ package org.fabprobe.cli;
 import java.time.Duration;
 
 /** Durations on the command line: 250ms, 5s, 2m (a bare number is seconds). */
-final class Durations {
+public final class Durations {
     private Durations() {}
 
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String s = text.trim().toLowerCase(java.util.Locale.ROOT);
         try {
             Duration d;

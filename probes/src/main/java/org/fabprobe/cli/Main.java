@@ -51,6 +51,8 @@ public final class Main {
         m.put("compare", CompareCommand::new);
         m.put("collectives", CollectivesCommand::new);
         m.put("multipair", MultiPairCommand::new);
+        m.put("matrix", MatrixCommand::new);
+        m.put("accept", AcceptCommand::new);
         m.put("mirror", MirrorCommand::new);
         m.put("secret", SecretCommand::new);
         return m;
@@ -79,8 +81,9 @@ public final class Main {
         NativeEnvironment.prepare();
         if (args.length > 0 && args[0].equals("mirror")) MirrorServer.initializeAnnouncedTransport(); // before picocli's start-up
         String transport = MpiLauncher.transportArgument(args);
-        // collectives: one launch per p; multipair: one launch of 2k ranks
-        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair"));
+        // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
+        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
+                || args[0].equals("matrix"));
         if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher() && !launchesItself) {
             try { // local mode over MPI: this same command line, as two ranks
                 return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);

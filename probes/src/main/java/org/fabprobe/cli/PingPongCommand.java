@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.HockneyFitter;
+import org.fabprobe.model.MedianCi;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.PingPong;
@@ -68,7 +69,8 @@ final class PingPongCommand implements Callable<Integer> {
             double[] halfRtt = samples.halfRttNs()[i];
             Summary s = Statistics.summarize(halfRtt, halfRtt.length);
             medians[i] = s.median();
-            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i]));
+            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i],
+                    MedianCi.of(halfRtt, halfRtt.length).ci95()));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));

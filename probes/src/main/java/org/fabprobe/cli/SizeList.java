@@ -10,10 +10,10 @@ import java.util.TreeSet;
  * {@code 8}, {@code 4K}, {@code 1MiB}: one size (K/M/G are powers of 1024);
  * {@code 0..4M}: 0 (if included) and every power of two in the range.
  */
-final class SizeList {
+public final class SizeList {
     private SizeList() {}
 
-    static long[] parse(String spec) {
+    public static long[] parse(String spec) {
         TreeSet<Long> sizes = new TreeSet<>();
         for (String item : spec.split(",")) {
             String s = item.trim();
@@ -35,7 +35,7 @@ final class SizeList {
         return sizes.stream().mapToLong(Long::longValue).toArray();
     }
 
-    static long size(String text) {
+    public static long size(String text) {
         String s = text.trim().toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
         long unit = 1;
         if (s.endsWith("K")) unit = 1L << 10;

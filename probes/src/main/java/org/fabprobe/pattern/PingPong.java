@@ -148,6 +148,22 @@ public final class PingPong {
         }
     }
 
+    /**
+     * Measure half of {@code rounds} round trips of {@code size} bytes, with no control
+     * messages (matrix: both ranks of a pair read the sizes and counts from the schedule they
+     * share). The last {@code ticks.length} intervals are kept, in TSC ticks.
+     */
+    public static void measureRounds(Transport t, Await await, long size, int rounds, long[] ticks, Calls calls) {
+        if (calls == Calls.BLOCKING) measureSizeBlocking(t, await, size, rounds, ticks);
+        else measureSizePolled(t, await, size, rounds, ticks);
+    }
+
+    /** Mirror half of {@link #measureRounds}: echoes {@code rounds} messages of {@code size} bytes. */
+    public static void mirrorRounds(Transport t, Await await, long size, int rounds, Calls calls) {
+        if (calls == Calls.BLOCKING) mirrorSizeBlocking(t, await, size, rounds);
+        else mirrorSizePolled(t, await, size, rounds);
+    }
+
     private static int jitChunk(long jitRounds, long done) {
         return (int) Math.min(JIT_CHUNK, jitRounds - done);
     }

@@ -81,6 +81,7 @@ public final class Plots {
                 List<JFreeChart> panels = collectives(d);
                 Canvas.write(file, panels, Math.min(2, panels.size()), 640, 440);
             }
+            case org.fabprobe.result.MatrixDocument d -> Canvas.write(file, MatrixHeatmap.panels(d), 2, 720, 640);
             default -> throw new IllegalArgumentException("no picture for " + document.getClass().getSimpleName());
         }
     }

@@ -74,7 +74,7 @@ public final class PingPongReport {
         List<PingPongDocument.Size> sizes = new ArrayList<>();
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), s.outliers(), p.bandwidthMBs(),
+            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
                     p.wallMs()));
         }
         return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),

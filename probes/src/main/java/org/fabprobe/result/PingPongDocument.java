@@ -11,7 +11,10 @@ public record PingPongDocument(String schema, String tool, String command, Strin
                                List<HockneyRange> hockney, List<String> flags) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/1";
 
-    /** One message size: half round-trip times (ns) and bandwidth (MB/s = 10^6 B/s, size / median). */
-    public record Size(long sizeBytes, int repetitions, Stats halfRttNs, int outliers, double bandwidthMbS,
+    /**
+     * One message size: half round-trip times (ns), the median's distribution-free 95 % interval
+     * (half-width, ns; accept judges the median with it) and bandwidth (MB/s = 10^6 B/s, size / median).
+     */
+    public record Size(long sizeBytes, int repetitions, Stats halfRttNs, double medianCi95Ns, int outliers, double bandwidthMbS,
                        double wallMs) {}
 }

@@ -9,10 +9,18 @@ import java.time.Duration;
  * @param depth        how many sends (and receives) a pattern may have outstanding
  * @param timeout      how long any wait for the peer may take before the run fails
  * @param sourceNode   address the endpoint binds to for socket-based providers ("" = provider default)
+ * @param rank         this process's rank under a launcher, -1 otherwise (the emulator's per-rank and per-link parameters)
+ * @param peers        how many peers the endpoint will be connected to in turn ({@link Transport#connect}, matrix: n - 1)
  */
-public record TransportOptions(long bufferBytes, int depth, Duration timeout, String sourceNode) {
+public record TransportOptions(long bufferBytes, int depth, Duration timeout, String sourceNode, int rank, int peers) {
     public TransportOptions {
         if (bufferBytes < 0) throw new IllegalArgumentException("buffer size must be >= 0");
         if (depth < 1) throw new IllegalArgumentException("depth must be >= 1");
+        if (peers < 1) throw new IllegalArgumentException("peers must be >= 1");
+    }
+
+    /** One peer, no rank: measure and mirror. */
+    public TransportOptions(long bufferBytes, int depth, Duration timeout, String sourceNode) {
+        this(bufferBytes, depth, timeout, sourceNode, -1, 1);
     }
 }

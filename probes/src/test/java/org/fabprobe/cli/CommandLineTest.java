@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** A run registers only the subcommand it names; help and typos still see every one. */
 class CommandLineTest {
     private static final List<String> COMMANDS = List.of("providers", "clock", "pingpong", "bandwidth", "loggp", "plogp",
-            "signature", "compare", "collectives", "multipair", "mirror", "secret");
+            "signature", "compare", "collectives", "multipair", "matrix", "accept", "mirror", "secret");
 
     @Test
     void helpListsEveryCommand() {

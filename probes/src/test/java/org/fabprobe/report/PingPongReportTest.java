@@ -28,7 +28,7 @@ class PingPongReportTest {
                 Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
                 new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
-                new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5),
+                new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5, 3),
                 new SizePoint(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 93_000, 900, 180, 0), 11_300, 20));
         List<HockneyFit> fits = List.of(
                 new HockneyFit(0, 8, 2, 310, 5, Double.POSITIVE_INFINITY, Double.NaN, Double.POSITIVE_INFINITY, 0.02),
@@ -60,9 +60,11 @@ class PingPongReportTest {
         List<?> sizes = (List<?>) doc.get("sizes");
         assertEquals(3, sizes.size());
         Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
-        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "outliers", "bandwidth_mb_s", "wall_ms"),
+        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms"),
                 List.copyOf(eight.keySet()));
         assertEquals(8.0, eight.get("size_bytes"));
+        assertEquals(3.0, eight.get("median_ci95_ns"));
+        assertTrue(((Map<?, ?>) sizes.get(0)).get("median_ci95_ns") == null, "no interval: null");
         assertEquals(20.5, eight.get("bandwidth_mb_s"));
         assertEquals(Map.of("min", 330.0, "median", 390.0, "p99", 450.0, "mean", 395.0, "stddev", 20.0, "ci95", 4.0),
                 eight.get("half_rtt_ns"));

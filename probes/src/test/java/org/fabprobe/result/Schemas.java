@@ -69,6 +69,8 @@ public final class Schemas {
             case CompareDocument.SCHEMA -> CompareDocument.class;
             case MultiPairDocument.SCHEMA -> MultiPairDocument.class;
             case ProvidersDocument.SCHEMA -> ProvidersDocument.class;
+            case MatrixDocument.SCHEMA -> MatrixDocument.class;
+            case AcceptDocument.SCHEMA -> AcceptDocument.class;
             default -> throw new AssertionError("no record for " + name);
         };
         assertNotNull(ResultJson.read(json, type));

@@ -85,6 +85,12 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
      */
     public abstract void init();
 
+    /**
+     * MPI_Abort on MPI_COMM_WORLD: ends every rank of the job with {@code code} (a rank that
+     * fails while the others wait for it cannot leave any other way). Does not return.
+     */
+    public abstract void abort(int code);
+
     /** MPI_Finalize unless already finalized (or never initialized). */
     public abstract void finish();
 

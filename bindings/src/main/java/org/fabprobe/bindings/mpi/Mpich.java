@@ -47,6 +47,11 @@ final class Mpich extends Mpi {
     }
 
     @Override
+    public void abort(int code) {
+        MpichH.MPI_Abort(commWorld, code);
+    }
+
+    @Override
     public void finish() {
         MemorySegment done = arena.allocate(JAVA_INT);
         MpichH.MPI_Initialized(done);

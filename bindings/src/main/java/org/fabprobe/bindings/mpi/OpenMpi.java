@@ -60,6 +60,11 @@ final class OpenMpi extends Mpi {
     }
 
     @Override
+    public void abort(int code) {
+        OpenMpiH.MPI_Abort(commWorld, code);
+    }
+
+    @Override
     public void finish() {
         MemorySegment done = arena.allocate(JAVA_INT);
         OpenMpiH.MPI_Initialized(done);

@@ -28,14 +28,17 @@ public final class MpiTransport implements Transport {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment sendBuf, recvBuf, sendRequests, recvRequests, controlBuf;
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
-    private final int depth, rank, peer;
+    private final int depth, rank;
+    private final boolean anyPeer;
+    private int peer;
     private long sendsPosted, sendsDone, recvsPosted, recvsDone;
     private boolean closed;
 
-    private MpiTransport(String name, MpiWorld world, TransportOptions options) {
+    private MpiTransport(String name, MpiWorld world, TransportOptions options, boolean anyPeer) {
         this.name = name;
         this.world = world;
-        if (world.size() < 2 || world.rank() > 1) {
+        this.anyPeer = anyPeer;
+        if (!anyPeer && (world.size() < 2 || world.rank() > 1)) {
             throw new TransportException(ExitCode.USAGE, name + ": measure and mirror are ranks 0 and 1 of at least 2, not rank "
                     + world.rank() + " of " + world.size());
         }
@@ -57,7 +60,12 @@ public final class MpiTransport implements Transport {
 
     /** Ranks 0 and 1 of {@code world}; the other ranks take no part. */
     public static MpiTransport open(String name, MpiWorld world, TransportOptions options) {
-        return new MpiTransport(name, world, options);
+        return new MpiTransport(name, world, options, false);
+    }
+
+    /** Any rank of {@code world}, connected to one rank after another by their addresses (matrix). */
+    public static MpiTransport openForAnyPeer(String name, MpiWorld world, TransportOptions options) {
+        return new MpiTransport(name, world, options, true);
     }
 
     public int rank() {
@@ -81,12 +89,14 @@ public final class MpiTransport implements Transport {
 
     @Override
     public byte[] localAddress() {
-        return new byte[0]; // the peer is rank 1 - rank
+        if (!anyPeer) return new byte[0]; // the peer is rank 1 - rank
+        return java.nio.ByteBuffer.allocate(4).putInt(rank).array();
     }
 
     @Override
     public void connect(byte[] peerAddress) {
-        // MPI_Init connected the ranks
+        // MPI_Init connected the ranks; for any peer the address is its rank
+        if (anyPeer) peer = java.nio.ByteBuffer.wrap(peerAddress).getInt();
     }
 
     @Override

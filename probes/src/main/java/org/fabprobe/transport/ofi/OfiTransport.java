@@ -63,6 +63,8 @@ public final class OfiTransport implements Transport {
     /** Raw addresses for the hot path (see FiHotPath). */
     private long epAddress, cqAddress, sendBufAddress, recvBufAddress, sendDescAddress, recvDescAddress, cqEntriesAddress;
     private long maxMessageSize, injectSize, peer = FI_ADDR_UNSPEC();
+    /** fi_addr of every peer address inserted so far (hex of the address). */
+    private final Map<String, Long> peers = new java.util.HashMap<>();
     private final int depth;
     private final long timeoutTicks;
     private byte[] address;
@@ -167,7 +169,7 @@ public final class OfiTransport implements Transport {
 
         MemorySegment avAttr = arena.allocate(fi_av_attr.layout());
         fi_av_attr.type(avAttr, fi_domain_attr.av_type(domainAttr));
-        fi_av_attr.count(avAttr, 2);
+        fi_av_attr.count(avAttr, options.peers() + 1); // a hint: the peers this endpoint will meet
         check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL), "fi_av_open");
         av = opened(out);
 
@@ -275,11 +277,19 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void connect(byte[] peerAddress) {
+        // each address is inserted once: matrix connects to every rank in turn, and again in the next run's rounds
+        String key = java.util.HexFormat.of().formatHex(peerAddress);
+        Long known = peers.get(key);
+        if (known != null) {
+            peer = known;
+            return;
+        }
         MemorySegment addr = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, peerAddress);
         MemorySegment fiAddr = arena.allocate(JAVA_LONG);
         int inserted = Fi.avInsert(av, addr, 1, fiAddr, 0, MemorySegment.NULL);
         if (inserted != 1) check(inserted < 0 ? inserted : -FI_EINVAL(), "fi_av_insert");
         peer = fiAddr.get(JAVA_LONG, 0);
+        peers.put(key, peer);
     }
 
     @Override

@@ -30,12 +30,19 @@ import org.fabprobe.transport.TransportOptions;
  */
 public final class SimTransport implements Transport {
     private static final int SLOTS = 1024;
-    private static final long TAIL = 0, HEAD = 64, RING = 128, SLOT_BYTES = 16;
+    /**
+     * A slot: arrival time (TSC ticks), size, the receiver's o_r (ns, as double bits: the link's, set by the
+     * sender), padded to 32 B so that no slot straddles a cache line.
+     */
+    private static final long TAIL = 0, HEAD = 64, RING = 128, SLOT_BYTES = 32;
     private static final long INBOX_BYTES = RING + SLOTS * SLOT_BYTES;
     private static final VarHandle LONG = JAVA_LONG.varHandle();
 
     private final String name;
-    private final SimParameters params;
+    private final SimParameters spec;
+    private final int rank;
+    /** The parameters of messages to the current peer (spec.between(rank, peer)). */
+    private SimParameters params;
     private final Map<String, String> facts;
     private final Arena arena = Arena.ofShared();
     private final Path inboxFile;
@@ -49,6 +56,10 @@ public final class SimTransport implements Transport {
      */
     private final double exitNs;
     private MemorySegment peerInbox;
+    /** Messages in the peer's inbox so far (all senders', one sender at a time): the next slot. */
+    private long peerTail;
+    /** Peers' inboxes, mapped once each (matrix connects to every rank in turn). */
+    private final Map<String, MemorySegment> inboxes = new java.util.HashMap<>();
 
     private long linkFreeTicks;
     private long sent, received, recvsPosted;
@@ -58,7 +69,9 @@ public final class SimTransport implements Transport {
 
     private SimTransport(String name, SimParameters params, TransportOptions options) {
         this.name = name;
-        this.params = params;
+        this.spec = params;
+        this.params = params.between(-1, -1);
+        this.rank = options.rank();
         this.facts = params.describe();
         this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
         double readCost = Clock.facts().readCostNs();
@@ -104,12 +117,23 @@ public final class SimTransport implements Transport {
 
     @Override
     public byte[] localAddress() {
-        return inboxFile.toString().getBytes(StandardCharsets.UTF_8);
+        return (rank + "@" + inboxFile).getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The peer's rank and inbox ("RANK@PATH"). One sender at a time may use an inbox (a pair
+     * talks alone; matrix rounds are separated by barriers), so the next slot is read from the
+     * inbox itself when the peer changes.
+     */
     @Override
     public void connect(byte[] peerAddress) {
-        peerInbox = map(Path.of(new String(peerAddress, StandardCharsets.UTF_8)), false);
+        String address = new String(peerAddress, StandardCharsets.UTF_8);
+        int at = address.indexOf('@');
+        if (at < 0) throw new IllegalArgumentException("sim: not an emulator address: " + address);
+        int peerRank = Integer.parseInt(address.substring(0, at));
+        peerInbox = inboxes.computeIfAbsent(address.substring(at + 1), path -> map(Path.of(path), false));
+        peerTail = (long) LONG.getAcquire(peerInbox, TAIL);
+        params = spec.between(rank, peerRank);
     }
 
     @Override
@@ -136,7 +160,7 @@ public final class SimTransport implements Transport {
     public void postSend(long bytes) {
         long start = Clock.now(); // busy o_s from the call: the emulator's own cache misses are part of it
         SimParameters.Set p = params.forSize(bytes);
-        long tail = sent;
+        long tail = peerTail;
         if (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) start = awaitRingSpace(tail, start);
         double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
         long occupancy = Clock.fromNs(p.gap() + streamNs);
@@ -151,7 +175,9 @@ public final class SimTransport implements Transport {
         long slot = RING + (tail % SLOTS) * SLOT_BYTES;
         peerInbox.set(JAVA_LONG, slot, departure + Clock.fromNs(p.sendOverhead() + p.latency() + streamNs));
         peerInbox.set(JAVA_LONG, slot + 8, bytes);
+        peerInbox.set(JAVA_LONG, slot + 16, Double.doubleToRawLongBits(p.recvOverhead()));
         LONG.setRelease(peerInbox, TAIL, tail + 1);
+        peerTail = tail + 1;
         spinUntil(start + busyTicks(p.sendOverhead()));
         sent++;
     }
@@ -177,10 +203,10 @@ public final class SimTransport implements Transport {
         long slot = RING + (head % SLOTS) * SLOT_BYTES;
         long arrival = inbox.get(JAVA_LONG, slot);
         if (entered - arrival < 0) return;
-        long bytes = inbox.get(JAVA_LONG, slot + 8);
+        double recvOverhead = Double.longBitsToDouble(inbox.get(JAVA_LONG, slot + 16));
         // the slot is handed back before the o_r spin, for the same reason as the header in postSend
         LONG.setRelease(inbox, HEAD, head + 1);
-        spinUntil(entered + busyTicks(params.forSize(bytes).recvOverhead()));
+        spinUntil(entered + busyTicks(recvOverhead));
         received++;
     }
 

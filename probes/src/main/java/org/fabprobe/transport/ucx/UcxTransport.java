@@ -57,6 +57,8 @@ public final class UcxTransport implements Transport {
     private final long[] sendRequests, recvRequests;
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
     private boolean postedSinceLastCheck;
+    /** Endpoints by the peer's worker address (hex), each created once. */
+    private final Map<String, MemorySegment> endpoints = new java.util.LinkedHashMap<>();
 
     /** What {@link UcxSettings} pinned, for the facts. */
     private Map<String, String> pinned = Map.of();
@@ -238,6 +240,14 @@ public final class UcxTransport implements Transport {
 
     @Override
     public void connect(byte[] peerAddress) {
+        // one endpoint per peer worker, created once: matrix connects to every rank in turn
+        String key = java.util.HexFormat.of().formatHex(peerAddress);
+        MemorySegment known = endpoints.get(key);
+        if (known != null) {
+            ep = known;
+            epAddress = ep.address();
+            return;
+        }
         MemorySegment params = arena.allocate(ucp_ep_params.layout());
         ucp_ep_params.field_mask(params, UCP_EP_PARAM_FIELD_REMOTE_ADDRESS() | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE());
         ucp_ep_params.address(params, arena.allocateFrom(JAVA_BYTE, peerAddress));
@@ -256,6 +266,7 @@ public final class UcxTransport implements Transport {
         }
         ep = out.get(ADDRESS, 0);
         epAddress = ep.address();
+        endpoints.put(key, ep);
     }
 
     @Override
@@ -352,7 +363,8 @@ public final class UcxTransport implements Transport {
         if (!worker.equals(MemorySegment.NULL)) {
             cancelOutstanding(recvRequests, recvsCompleted, recvsPosted);
             cancelOutstanding(sendRequests, sendsCompleted, sendsPosted);
-            if (!ep.equals(MemorySegment.NULL)) closeEndpoint();
+            for (MemorySegment e : endpoints.values()) closeEndpoint(e);
+            endpoints.clear();
         }
         if (!context.equals(MemorySegment.NULL)) {
             if (!sendMemh.equals(MemorySegment.NULL)) ucp_mem_unmap(context, sendMemh);
@@ -381,7 +393,7 @@ public final class UcxTransport implements Transport {
     }
 
     /** ucp_ep_close_nbx with FORCE: the peer may already be gone, so no flush handshake. */
-    private void closeEndpoint() {
+    private void closeEndpoint(MemorySegment ep) {
         MemorySegment param = arena.allocate(ucp_request_param_t.layout());
         ucp_request_param_t.op_attr_mask(param, UCP_OP_ATTR_FIELD_FLAGS());
         ucp_request_param_t.flags(param, UCP_EP_CLOSE_FLAG_FORCE());

@@ -1,0 +1,317 @@
+package org.fabprobe.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.HostFacts;
+import org.fabprobe.launch.Launcher;
+import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.method.MatrixMethod;
+import org.fabprobe.method.RoundRobin;
+import org.fabprobe.plot.Plots;
+import org.fabprobe.report.MatrixReport;
+import org.fabprobe.report.RunFacts;
+import org.fabprobe.result.MatrixDocument;
+import org.fabprobe.result.ResultJson;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.TransportOptions;
+import org.fabprobe.transport.Transports;
+import org.fabprobe.transport.mpi.ControlPlane;
+import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.mpi.MpiTransport;
+import org.fabprobe.transport.mpi.MpiWorld;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * `fabprobe matrix`: every pair of the launcher's n ranks, in n - 1 rounds of disjoint pairs
+ * ({@link MatrixMethod}); the matrix, per rank and per host figures, the outliers named, and
+ * the cost of 1 000 and 10 000 ranks. In local mode it starts the MPI's launcher with
+ * {@code --ranks} ranks running this same measurement. {@link #measure} is the same from Java.
+ */
+@Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"All pairs of the launcher's ranks (JSC LinkTest's scheme): round-robin rounds of disjoint pairs,",
+                "per pair the 8 B half round trip and the bandwidth at a large size; per rank and per host; outliers",
+                "beyond k MADs from the median named; heatmap with --plot; the cost of 1 000 and 10 000 ranks."})
+public final class MatrixCommand implements Callable<Integer> {
+    @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
+            description = "Any transport: ofi:PROVIDER, ucx:TLS, mpi:IMPL/SELECTION, sim:... (with link(A,B): and rank(R): sets). Default: ${DEFAULT-VALUE}")
+    String transport;
+
+    @Option(names = "--mode", defaultValue = "serial",
+            description = "serial: one pair at a time (the links alone); parallel: every pair of a round at once (the fabric under load). Default: ${DEFAULT-VALUE}")
+    String mode;
+
+    @Option(names = "--ranks", paramLabel = "N",
+            description = "Local mode only: start the MPI's launcher with N ranks on this host (oversubscribed beyond its CPUs). Default: 4")
+    Integer ranks;
+
+    @Option(names = "--latency-size", defaultValue = "8", description = "Ping-pong size of the latency. Default: ${DEFAULT-VALUE}")
+    String latencySize;
+
+    @Option(names = "--bandwidth-size", defaultValue = "1M", description = "Ping-pong size of the bandwidth. Default: ${DEFAULT-VALUE}")
+    String bandwidthSize;
+
+    @Option(names = {"-n", "--reps"}, defaultValue = "200", description = "Timed round trips at the latency size, per pair. Default: ${DEFAULT-VALUE}")
+    int reps;
+
+    @Option(names = "--bandwidth-reps", defaultValue = "20", description = "Timed round trips at the bandwidth size, per pair. Default: ${DEFAULT-VALUE}")
+    int bandwidthReps;
+
+    @Option(names = "--warmup", defaultValue = "50", description = "Untimed round trips before the latency rounds of each pair. Default: ${DEFAULT-VALUE}")
+    int warmup;
+
+    @Option(names = "--bandwidth-warmup", defaultValue = "3", description = "Untimed round trips before the bandwidth rounds. Default: ${DEFAULT-VALUE}")
+    int bandwidthWarmup;
+
+    @Option(names = "--jit-warmup", defaultValue = "4000",
+            description = "Untimed round trips of each rank's first pair (the JIT compiles the loop). Default: ${DEFAULT-VALUE}")
+    int jitWarmup;
+
+    @Option(names = "--retries", defaultValue = "2",
+            description = "Passes that measure disturbed pairs again, one at a time (sim: the emulator missed deadlines). Default: ${DEFAULT-VALUE}")
+    int retries;
+
+    @Option(names = "--outlier-k", defaultValue = "5",
+            description = "Outliers: worse than the median by more than K x 1.4826 MAD ... Default: ${DEFAULT-VALUE}")
+    double outlierK;
+
+    @Option(names = "--outlier-ratio", defaultValue = "1.25",
+            description = "... and by more than this factor (latency above, bandwidth below). Default: ${DEFAULT-VALUE}")
+    double outlierRatio;
+
+    @Option(names = "--timeout", defaultValue = "10s", description = "Longest wait for the partner within a pair. Default: ${DEFAULT-VALUE}")
+    String timeout;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON (- for stdout, replacing the table).")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per pair as CSV (- for stdout).")
+    Path csv;
+
+    @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class,
+            description = "Also draw the latency and bandwidth heatmaps: FILE.png or FILE.svg.")
+    Path plot;
+
+    @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its document here and prints nothing.")
+    Path part;
+
+    /**
+     * What to measure.
+     *
+     * @param transport     any transport name
+     * @param settings      the schedule and sizes
+     * @param outlierK      outliers beyond K scaled MADs ...
+     * @param outlierRatio  ... and beyond this factor
+     * @param localRanks    ranks to start when not under a launcher
+     */
+    public record Request(String transport, MatrixMethod.Settings settings, double outlierK, double outlierRatio, int localRanks) {}
+
+    /**
+     * The matrix from Java (acceptance checks): under a launcher this process takes part as its
+     * rank and rank 0 gets the document (other ranks: empty); otherwise the MPI's launcher runs
+     * {@code localRanks} ranks of {@code fabprobe matrix} and their document is read back.
+     */
+    public static Optional<MatrixDocument> measure(Request request) throws IOException {
+        checkTransportName(request.transport());
+        if (MpiLauncher.underLauncher()) return measureHere(request, List.of());
+        Path dir = Files.createTempDirectory("fabprobe-matrix");
+        Path file = dir.resolve("matrix.json");
+        try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
+            List<String> args = new ArrayList<>(childArgs(request));
+            args.addAll(List.of("--part", file.toString()));
+            int code = MpiLauncher.relaunch(args.toArray(String[]::new), controlSelection(request.transport()), request.localRanks(),
+                    quiet, System.err);
+            if (code != 0) throw new FabprobeException(code, "matrix: the launched ranks failed (exit " + code + ")");
+            return Optional.of(ResultJson.read(Files.readString(file), MatrixDocument.class));
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Request request = request();
+        if (!MpiLauncher.underLauncher()) {
+            int limit = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+            int n = ranks == null ? 4 : ranks;
+            if (n < 2 || n > limit) {
+                throw new IllegalArgumentException("--ranks must be 2.." + limit + " in local mode; start fabprobe under mpirun/srun for more");
+            }
+            List<String> args = new ArrayList<>(childArgs(request));
+            if (json != null) args.addAll(List.of("--json", json.toString()));
+            if (csv != null) args.addAll(List.of("--csv", csv.toString()));
+            if (plot != null) args.addAll(List.of("--plot", plot.toString()));
+            return MpiLauncher.relaunch(args.toArray(String[]::new), controlSelection(transport), n, System.out, System.err);
+        }
+        List<String> notes = new ArrayList<>();
+        if (ranks != null) notes.add("under an MPI launcher the world's ranks take part (--ranks ignored)");
+        Optional<MatrixDocument> result = measureHere(request, notes);
+        if (result.isEmpty()) return ExitCode.OK; // ranks other than 0 report nothing
+        MatrixDocument doc = result.get();
+        if (part != null) {
+            Files.writeString(part, MatrixReport.json(doc));
+            return ExitCode.OK;
+        }
+        boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
+        if (!machineReadableOnStdout) System.out.print(MatrixReport.table(doc));
+        Output.write(json, MatrixReport.json(doc));
+        Output.write(csv, MatrixReport.csv(doc));
+        if (plot != null) Plots.write(doc, plot);
+        System.out.flush();
+        return ExitCode.OK;
+    }
+
+    private Request request() {
+        checkTransportName(transport);
+        MatrixMethod.Mode m = switch (mode) {
+            case "serial" -> MatrixMethod.Mode.SERIAL;
+            case "parallel" -> MatrixMethod.Mode.PARALLEL;
+            default -> throw new IllegalArgumentException("--mode must be serial or parallel, not '" + mode + "'");
+        };
+        long latency = SizeList.size(latencySize), bandwidth = SizeList.size(bandwidthSize);
+        if (Math.max(latency, bandwidth) > Integer.MAX_VALUE) {
+            throw new FabprobeException(ExitCode.UNSUPPORTED, "matrix: sizes above 2^31 - 1 B are not supported");
+        }
+        if (!(outlierK > 0) || !(outlierRatio >= 1)) throw new IllegalArgumentException("--outlier-k must be > 0 and --outlier-ratio >= 1");
+        long timeoutNs = Durations.parse(timeout).toNanos();
+        var settings = new MatrixMethod.Settings(m, latency, reps, bandwidth, bandwidthReps, warmup, bandwidthWarmup, jitWarmup, timeoutNs, retries);
+        return new Request(transport, settings, outlierK, outlierRatio, ranks == null ? 4 : ranks);
+    }
+
+    /** Refuses a malformed transport name here, before any rank starts (each would refuse it alike, later). */
+    private static void checkTransportName(String name) {
+        if (name.startsWith("sim:")) org.fabprobe.transport.sim.SimParameters.parse(name.substring(4));
+        else if (name.startsWith("mpi:")) MpiSelection.parse(name);
+        else if (!name.startsWith("ofi:") && !name.startsWith("ucx:")) {
+            throw new org.fabprobe.transport.TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
+                    + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:...");
+        }
+    }
+
+    /** Under a launcher: this rank's part; rank 0's document. */
+    private static Optional<MatrixDocument> measureHere(Request request, List<String> extraNotes) {
+        String name = request.transport();
+        MatrixMethod.Settings s = request.settings();
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        boolean overMpi = name.startsWith("mpi:");
+        Launcher launcher = Launcher.detect();
+        MpiWorld world = overMpi ? MpiWorld.open(name) : MpiWorld.bootstrap(launcher.mpi()); // left at the end of the run (cli.Main)
+        if (world.size() < 2) throw new FabprobeException(ExitCode.USAGE, "matrix needs at least 2 ranks, not " + world.size());
+        var options = new TransportOptions(s.largestBytes(), 4, Duration.ofNanos(s.timeoutNs()), "", world.rank(), world.size() - 1);
+        Transport t = openEverywhere(name, world, options);
+        if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
+        MatrixMethod.Result result;
+        Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
+        try (t; ControlPlane control = new ControlPlane(world)) {
+            result = new MatrixMethod(t, control, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
+        } catch (RuntimeException e) {
+            // the other ranks wait for this one (its partner, rank 0, a barrier): say why, then end them all
+            int code = Main.report(e);
+            System.err.flush();
+            world.mpi().abort(code);
+            throw e;
+        }
+        if (result == null) return Optional.empty();
+
+        List<String> notes = new ArrayList<>(extraNotes);
+        int cpus = Runtime.getRuntime().availableProcessors();
+        long onThisHost = result.hosts().stream().filter(h -> h.equals(result.hosts().getFirst())).count();
+        if (onThisHost > cpus) {
+            notes.add(onThisHost + " ranks on " + cpus + " CPUs of " + result.hosts().getFirst() + ": oversubscribed, pair times"
+                    + " include scheduling" + (s.mode() == MatrixMethod.Mode.PARALLEL ? " (parallel: more ranks spin than CPUs)" : ""));
+        }
+        if (!overMpi) notes.add("control plane: " + world.selection().describe() + " (allgather, barriers, figures); timing: " + name);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("mode", s.mode().label());
+        settings.put("latency_bytes", s.latencyBytes());
+        settings.put("repetitions", s.latencyReps());
+        settings.put("bandwidth_bytes", s.bandwidthBytes());
+        settings.put("bandwidth_repetitions", s.bandwidthReps());
+        settings.put("warmup", s.warmup());
+        settings.put("bandwidth_warmup", s.bandwidthWarmup());
+        settings.put("jit_warmup_round_trips", s.jitRounds());
+        settings.put("timeout_ms", s.timeoutNs() / 1_000_000);
+        settings.put("retries", s.retries());
+        settings.put("outlier_k", request.outlierK());
+        settings.put("outlier_ratio", request.outlierRatio());
+        settings.put("schedule", "round-robin (circle method): " + RoundRobin.rounds(world.size()) + " rounds of "
+                + RoundRobin.pairsPerRound(world.size()) + " disjoint pairs; the lower rank of a pair measures");
+        settings.put("launch", (launcher == null ? "launcher" : launcher.name()) + ", ranks " + world.size());
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "matrix", name, transportFacts, settings,
+                org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
+        double wallSeconds = (System.nanoTime() - start) / 1e9;
+        return Optional.of(MatrixReport.document(run, result, request.outlierK(), request.outlierRatio(), wallSeconds, notes));
+    }
+
+    /**
+     * Every rank opens its endpoint, then all agree (MPI_Allreduce) whether every rank could:
+     * a transport missing on one node must not leave the others waiting for it. Rank 0 throws
+     * (its own error, or that another rank failed, whose own line says why); the other ranks
+     * that opened return null.
+     */
+    private static Transport openEverywhere(String name, MpiWorld world, TransportOptions options) {
+        Transport t = null;
+        RuntimeException failure = null;
+        try {
+            t = name.startsWith("mpi:") ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
+            Transports.checkMessageSize(name, options.bufferBytes(), t.maxMessageSize());
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        double failed, rankZeroFailed;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            var mine = arena.allocate(16, 8);
+            var all = arena.allocate(16, 8);
+            mine.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0, failure == null ? 0 : 1);
+            mine.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8, failure != null && world.rank() == 0 ? 1 : 0);
+            world.mpi().allreduceMax(mine, all, 2);
+            failed = all.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0);
+            rankZeroFailed = all.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8);
+        }
+        if (failed == 0) return t;
+        if (t != null) t.close();
+        if (world.rank() == 0) {
+            if (failure != null) throw failure;
+            throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "matrix: other ranks could not open " + name + " (their lines say why)");
+        }
+        // rank 0's line is enough when it failed too (the same transport fails alike everywhere)
+        if (failure != null && rankZeroFailed == 0) Main.report(failure);
+        return null;
+    }
+
+    /** The MPI that starts the ranks in local mode: the transport's own, or the bootstrap's (FABPROBE_MPI, else Open MPI). */
+    private static MpiSelection controlSelection(String transport) {
+        if (transport.startsWith("mpi:")) return MpiSelection.parse(transport);
+        String chosen = System.getenv("FABPROBE_MPI");
+        Mpi.Implementation impl = chosen == null || chosen.isBlank() ? Mpi.Implementation.OPENMPI : Mpi.Implementation.of(chosen.strip());
+        return MpiSelection.bootstrap(impl);
+    }
+
+    /** This same measurement, for the ranks of a local-mode launch. */
+    private static List<String> childArgs(Request r) {
+        MatrixMethod.Settings s = r.settings();
+        return List.of("matrix", "-t", r.transport(), "--mode", s.mode().label(), "--latency-size", Long.toString(s.latencyBytes()),
+                "--bandwidth-size", Long.toString(s.bandwidthBytes()), "--reps", Integer.toString(s.latencyReps()),
+                "--bandwidth-reps", Integer.toString(s.bandwidthReps()), "--warmup", Integer.toString(s.warmup()),
+                "--bandwidth-warmup", Integer.toString(s.bandwidthWarmup()), "--jit-warmup", Integer.toString(s.jitRounds()),
+                "--outlier-k", Double.toString(r.outlierK()), "--outlier-ratio", Double.toString(r.outlierRatio()),
+                "--timeout", (s.timeoutNs() / 1_000_000) + "ms", "--retries", Integer.toString(s.retries()));
+    }
+}

@@ -1,0 +1,333 @@
+package org.fabprobe.method;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.pattern.Await;
+import org.fabprobe.pattern.Disturbances;
+import org.fabprobe.pattern.PingPong;
+import org.fabprobe.transport.Transport;
+import org.fabprobe.transport.mpi.ControlPlane;
+
+/**
+ * All pairs of n ranks (JSC LinkTest's scheme): the round-robin schedule ({@link RoundRobin})
+ * in n - 1 rounds of disjoint pairs (n rounds when n is odd), and in each pair the lower rank
+ * measures and the higher mirrors: 8 B ping-pong half round trips (median and min) and the
+ * ping-pong bandwidth at a large size (size / median half round trip). Every rank runs this
+ * same code over its one transport endpoint, opened once, and MPI as the control plane:
+ *
+ * <pre>
+ *   start        allgather of (host name, endpoint address), one slot per rank
+ *   serial       rank 0 sends GO to the pair whose turn it is, the pair times, its lower rank
+ *                sends its figures to rank 0, which then starts the next pair
+ *   parallel     per round: barrier, every pair of the round times at once, each lower rank
+ *                sends its figures to rank 0
+ * </pre>
+ *
+ * No rank of a pair makes an MPI call while the pair is timing; ranks that wait (for GO, the
+ * barrier or the figures) poll MPI_Test with sleeps of up to 1 ms ({@link ControlPlane}). A pair
+ * whose timing threads were preempted often (or whose emulator missed its deadlines) is
+ * disturbed and measured again, alone, after the rounds ({@code retries} passes). The two ranks of
+ * a pair agree on sizes and counts from the schedule they both know, so no control message
+ * passes between them. The JIT warms up once per process: the first pair each rank meets runs
+ * {@code jitRounds} untimed round trips more (in calls of two, so HotSpot compiles the loop by
+ * call count), and both ranks of a pair know from the schedule when that is.
+ *
+ * <p>Rank 0 holds one small record per pair (memory linear in the pairs); every other rank
+ * holds only the n addresses.
+ */
+public final class MatrixMethod {
+    /** Serial: one pair at a time (the links alone); parallel: every pair of a round at once (the fabric under load). */
+    public enum Mode {
+        SERIAL, PARALLEL;
+
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * @param latencyBytes   the ping-pong size of the latency (8 B)
+     * @param latencyReps    timed round trips at that size
+     * @param bandwidthBytes the ping-pong size of the bandwidth
+     * @param bandwidthReps  timed round trips at that size
+     * @param warmup         untimed round trips before the latency rounds of every pair
+     * @param bandwidthWarmup untimed round trips before the bandwidth rounds
+     * @param jitRounds      untimed round trips of each rank's first pair (the JIT warm-up)
+     * @param timeoutNs      longest wait for the partner within a pair
+     * @param retries        passes that measure the disturbed pairs again, one at a time
+     */
+    public record Settings(Mode mode, long latencyBytes, int latencyReps, long bandwidthBytes, int bandwidthReps,
+                           int warmup, int bandwidthWarmup, int jitRounds, long timeoutNs, int retries) {
+        public Settings {
+            if (retries < 0) throw new IllegalArgumentException("retries must be >= 0");
+            if (latencyReps < 1 || bandwidthReps < 1) throw new IllegalArgumentException("repetitions must be >= 1");
+            if (warmup < 0 || bandwidthWarmup < 0 || jitRounds < 0) throw new IllegalArgumentException("warm-ups must be >= 0");
+        }
+
+        public long largestBytes() {
+            return Math.max(latencyBytes, bandwidthBytes);
+        }
+    }
+
+    /**
+     * One pair as its lower rank measured it.
+     *
+     * @param latencyNs    median half round trip at the latency size
+     * @param latencyMinNs its minimum
+     * @param bandwidthMBs bandwidth size / median half round trip at that size, MB/s (10^6 B/s)
+     * @param pairMs       the pair's whole time, warm-ups included
+     * @param missed       disturbances on both sides while timing: the timing threads' involuntary context
+     *                     switches and the emulator's missed deadlines ({@link Disturbances})
+     * @param disturbed    more disturbances than {@value #DISTURBED_FRACTION} per timed round trip
+     * @param attempts     1, plus the times the pair was measured again because it was disturbed
+     */
+    public record Pair(int a, int b, int round, double latencyNs, double latencyMinNs, double bandwidthMBs, double pairMs,
+                       long missed, boolean disturbed, int attempts) {
+        static final int VALUES = 8;
+
+        double[] encode(long ownMissed) {
+            return new double[] {a, b, round, latencyNs, latencyMinNs, bandwidthMBs, pairMs, ownMissed};
+        }
+
+        static Pair decode(double[] v, long mirrorMissed, int timedRoundTrips, int attempts) {
+            long missed = (long) v[7] + mirrorMissed;
+            return new Pair((int) v[0], (int) v[1], (int) v[2], v[3], v[4], v[5], v[6], missed,
+                    missed > DISTURBED_FRACTION * timedRoundTrips, attempts);
+        }
+    }
+
+    /** A pair is disturbed beyond this many disturbances per timed round trip: its processes were preempted, not just once. */
+    public static final double DISTURBED_FRACTION = 0.1;
+
+    /**
+     * What rank 0 gathered.
+     *
+     * @param hosts     the host name of every rank
+     * @param pairs     every pair, in the order they were measured
+     * @param roundMs   per round, rank 0's wall time from the round's start until it held the round's figures
+     * @param wallMs    the rounds, from the first round's start to the last round's end (retries not included)
+     * @param roundPairsMs   per round, its pairs' own times summed (as measured in the round, not in a retry)
+     * @param roundSlowestMs per round, its slowest pair's own time
+     * @param addressBytes the longest (host name, endpoint address) slot of the allgather
+     */
+    public record Result(Settings settings, List<String> hosts, List<Pair> pairs, double[] roundMs, double[] roundPairsMs,
+                         double[] roundSlowestMs, double wallMs, int addressBytes) {
+        public int ranks() {
+            return hosts.size();
+        }
+    }
+
+    /** Control-plane channels: GO (round, a, b), the lower rank's figures, the higher rank's missed deadlines, retry counts. */
+    private static final int GO = 1, FIGURES = 2, MIRROR = 3, RETRIES = 4;
+    private static final int JIT_CHUNK = 2;
+
+    private final Transport transport;
+    private final ControlPlane control;
+    private final Settings settings;
+    private final int n, rank;
+    private final PingPong.Calls calls;
+    private final long[] latencyTicks, bandwidthTicks, jitTicks = new long[1];
+    private byte[][] addresses;
+
+    public MatrixMethod(Transport transport, ControlPlane control, Settings settings) {
+        this.transport = transport;
+        this.control = control;
+        this.settings = settings;
+        this.n = control.size();
+        this.rank = control.rank();
+        this.calls = transport.hasBlockingCalls() ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;
+        this.latencyTicks = new long[settings.latencyReps()];
+        this.bandwidthTicks = new long[settings.bandwidthReps()];
+    }
+
+    /** Runs the whole schedule on this rank: the result on rank 0, null elsewhere. */
+    public Result run(String hostname) {
+        byte[][] all = control.allgather(encodeAddress(hostname, transport.localAddress()));
+        List<String> hosts = new ArrayList<>(n);
+        addresses = new byte[n][];
+        for (int r = 0; r < n; r++) {
+            ByteBuffer b = ByteBuffer.wrap(all[r]);
+            byte[] host = new byte[b.getInt()];
+            b.get(host);
+            addresses[r] = new byte[b.remaining()];
+            b.get(addresses[r]);
+            hosts.add(new String(host, StandardCharsets.UTF_8));
+        }
+        int addressBytes = Arrays.stream(all).mapToInt(a -> a.length).max().orElse(0);
+        control.barrier();
+        int rounds = RoundRobin.rounds(n);
+        double[] roundMs = new double[rounds];
+        List<Pair> pairs = rank == 0 ? new ArrayList<>((int) Math.min(RoundRobin.pairCount(n), 1 << 24)) : null;
+        long start = System.nanoTime();
+        for (int round = 0; round < rounds; round++) {
+            long roundStart = System.nanoTime();
+            if (settings.mode() == Mode.SERIAL) serialRound(round, pairs);
+            else parallelRound(round, pairs);
+            roundMs[round] = (System.nanoTime() - roundStart) / 1e6;
+        }
+        double scheduleMs = (System.nanoTime() - start) / 1e6;
+        double[] roundPairsMs = new double[rounds], roundSlowestMs = new double[rounds];
+        if (rank == 0) {
+            for (Pair p : pairs) {
+                roundPairsMs[p.round()] += p.pairMs();
+                roundSlowestMs[p.round()] = Math.max(roundSlowestMs[p.round()], p.pairMs());
+            }
+        }
+        retryDisturbed(pairs);
+        control.barrier();
+        return rank == 0 ? new Result(settings, List.copyOf(hosts), pairs, roundMs, roundPairsMs, roundSlowestMs, scheduleMs,
+                addressBytes) : null;
+    }
+
+    private void serialRound(int round, List<Pair> pairs) {
+        if (rank == 0) {
+            for (int[] p : RoundRobin.pairs(n, round)) pairs.add(leadOnePair(round, p[0], p[1], true, 1));
+            return;
+        }
+        int partner = RoundRobin.partner(n, round, rank);
+        if (partner < 0) return;
+        double[] go = control.receive(0, GO, 3);
+        if ((int) go[0] != round || (int) go[1] != Math.min(rank, partner) || (int) go[2] != Math.max(rank, partner)) {
+            throw new IllegalStateException("matrix: rank " + rank + " expected round " + round + " with " + partner
+                    + ", rank 0 sent " + Arrays.toString(go));
+        }
+        takePart(partner, round, true);
+    }
+
+    /** Rank 0: one pair at a time, started by GO; its figures and the mirror's missed deadlines come back. */
+    private Pair leadOnePair(int round, int a, int b, boolean jit, int attempts) {
+        double[] go = {round, a, b};
+        if (a != 0) control.send(a, GO, go);
+        control.send(b, GO, go);
+        double[] figures = a == 0 ? timePair(b, round, jit) : control.receive(a, FIGURES, Pair.VALUES);
+        long mirrorMissed = (long) control.receive(b, MIRROR, 1)[0];
+        return Pair.decode(figures, mirrorMissed, timedRoundTrips(), attempts);
+    }
+
+    /** A rank other than 0 in a pair: times it and reports to rank 0. */
+    private void takePart(int partner, int round, boolean jit) {
+        double[] mine = timePair(partner, round, jit);
+        if (rank < partner) control.send(0, FIGURES, mine);
+        else control.send(0, MIRROR, mine[0]);
+    }
+
+    private void parallelRound(int round, List<Pair> pairs) {
+        control.barrier();
+        int partner = RoundRobin.partner(n, round, rank);
+        double[] mine = partner < 0 ? null : timePair(partner, round, true);
+        if (rank == 0) {
+            int[][] roundPairs = RoundRobin.pairs(n, round);
+            int[] leads = Arrays.stream(roundPairs).mapToInt(p -> p[0]).filter(a -> a != 0).toArray();
+            int[] mirrors = Arrays.stream(roundPairs).mapToInt(p -> p[1]).toArray();
+            double[][] figures = control.receiveFrom(leads, FIGURES, Pair.VALUES);
+            double[][] missed = control.receiveFrom(mirrors, MIRROR, 1);
+            int f = 0;
+            for (int i = 0; i < roundPairs.length; i++) {
+                double[] v = roundPairs[i][0] == 0 ? mine : figures[f++];
+                pairs.add(Pair.decode(v, (long) missed[i][0], timedRoundTrips(), 1));
+            }
+        } else if (mine != null) {
+            if (rank < partner) control.send(0, FIGURES, mine);
+            else control.send(0, MIRROR, mine[0]);
+        }
+    }
+
+    /**
+     * Up to {@code retries} passes over the disturbed pairs, one pair at a time (a pair whose
+     * processes were preempted is measured again while nothing else runs). Each pass starts with
+     * rank 0 telling every rank in how many of its pairs it takes part; -1 ends the passes.
+     */
+    private void retryDisturbed(List<Pair> pairs) {
+        if (rank != 0) {
+            for (int count; (count = (int) control.receive(0, RETRIES, 1)[0]) >= 0; ) {
+                for (int i = 0; i < count; i++) {
+                    double[] go = control.receive(0, GO, 3);
+                    int a = (int) go[1], b = (int) go[2];
+                    takePart(rank == a ? b : a, (int) go[0], false);
+                }
+            }
+            return;
+        }
+        for (int pass = 0; pass < settings.retries(); pass++) {
+            List<Integer> disturbed = new ArrayList<>();
+            for (int i = 0; i < pairs.size(); i++) if (pairs.get(i).disturbed()) disturbed.add(i);
+            if (disturbed.isEmpty()) break;
+            int[] counts = new int[n];
+            for (int i : disturbed) {
+                counts[pairs.get(i).a()]++;
+                counts[pairs.get(i).b()]++;
+            }
+            for (int r = 1; r < n; r++) control.send(r, RETRIES, counts[r]);
+            for (int i : disturbed) {
+                Pair old = pairs.get(i);
+                Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
+                // preemption only adds time: of two disturbed attempts the less disturbed one holds
+                Pair kept = again.disturbed() && old.missed() < again.missed() ? old : again;
+                pairs.set(i, new Pair(kept.a(), kept.b(), kept.round(), kept.latencyNs(), kept.latencyMinNs(), kept.bandwidthMBs(),
+                        kept.pairMs(), kept.missed(), kept.disturbed(), again.attempts()));
+            }
+        }
+        for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
+    }
+
+    private int timedRoundTrips() {
+        return settings.latencyReps() + settings.bandwidthReps();
+    }
+
+    /**
+     * Both halves of one pair. The lower rank returns its figures ({@link Pair#encode}), the
+     * higher one value: the deadlines its emulator missed while timing.
+     */
+    private double[] timePair(int partner, int round, boolean jitAllowed) {
+        transport.connect(addresses[partner]);
+        boolean measure = rank < partner;
+        Await await = new Await(settings.timeoutNs(), "rank " + partner);
+        long start = Clock.now();
+        if (jitAllowed && (round == RoundRobin.firstRound(n, rank) || round == RoundRobin.firstRound(n, partner))) {
+            for (int done = 0; done < settings.jitRounds(); done += JIT_CHUNK) {
+                int chunk = Math.min(JIT_CHUNK, settings.jitRounds() - done);
+                if (measure) PingPong.measureRounds(transport, await, settings.latencyBytes(), chunk, jitTicks, calls);
+                else PingPong.mirrorRounds(transport, await, settings.latencyBytes(), chunk, calls);
+            }
+        }
+        long missedBefore = Disturbances.of(transport);
+        int latencyRounds = settings.warmup() + settings.latencyReps();
+        int bandwidthRounds = settings.bandwidthWarmup() + settings.bandwidthReps();
+        if (measure) {
+            PingPong.measureRounds(transport, await, settings.latencyBytes(), latencyRounds, latencyTicks, calls);
+            PingPong.measureRounds(transport, await, settings.bandwidthBytes(), bandwidthRounds, bandwidthTicks, calls);
+        } else {
+            PingPong.mirrorRounds(transport, await, settings.latencyBytes(), latencyRounds, calls);
+            PingPong.mirrorRounds(transport, await, settings.bandwidthBytes(), bandwidthRounds, calls);
+        }
+        double pairMs = Clock.toNs(Clock.now() - start) / 1e6;
+        long missed = Disturbances.of(transport) - missedBefore;
+        if (!measure) return new double[] {missed};
+        double[] latency = halfRoundTripsNs(latencyTicks);
+        double bandwidthHalfRtt = median(halfRoundTripsNs(bandwidthTicks));
+        return new Pair(rank, partner, round, median(latency), latency[0], settings.bandwidthBytes() / bandwidthHalfRtt * 1e3,
+                pairMs, missed, false, 1).encode(missed);
+    }
+
+    /** Half of each round trip, in ns, sorted. */
+    private static double[] halfRoundTripsNs(long[] ticks) {
+        double[] ns = new double[ticks.length];
+        for (int i = 0; i < ticks.length; i++) ns[i] = Clock.toNs(ticks[i]) / 2;
+        Arrays.sort(ns);
+        return ns;
+    }
+
+    private static double median(double[] sorted) {
+        int m = sorted.length;
+        return m % 2 == 1 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    }
+
+    private static byte[] encodeAddress(String hostname, byte[] address) {
+        byte[] host = hostname.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(4 + host.length + address.length).putInt(host.length).put(host).put(address).array();
+    }
+}

@@ -1,0 +1,138 @@
+package org.fabprobe.accept;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Verdict rules, units and the measurement plan, without measuring anything. */
+class AcceptPiecesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void verdictsRespectTheUncertainty() {
+        double inf = Double.POSITIVE_INFINITY;
+        assertEquals(Verdict.PASS, Verdict.judge(5, 1, 3, 7));
+        assertEquals(Verdict.PASS, Verdict.judge(5, 2, 3, 7)); // touching a bound is within
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(5, 2.5, 3, 7));
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(7.5, 1, 3, 7)); // value beyond, interval across
+        assertEquals(Verdict.FAIL, Verdict.judge(9, 1, 3, 7));
+        assertEquals(Verdict.FAIL, Verdict.judge(1, 1, 3, 7));
+        assertEquals(Verdict.PASS, Verdict.judge(1e9, 1, 3, inf)); // open upper side
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(5, Double.NaN, 3, 7)); // no uncertainty: no verdict
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(5, inf, 3, 7));
+        assertEquals(Verdict.ERROR, Verdict.judge(Double.NaN, 1, 3, 7));
+    }
+
+    @Test
+    void aBandwidthIntervalIsLopsided() {
+        // 1 MiB in 100 +- 20 us: 10 486 MB/s, between 1 MiB / 120 us and 1 MiB / 80 us
+        Figures.Reading r = Figures.bandwidth(10_485.76, 100_000, 20_000, "1 MiB");
+        assertEquals(10_485.76 / 1.2, r.low(), 1e-9);
+        assertEquals(10_485.76 / 0.8, r.high(), 1e-9);
+        assertEquals(Double.POSITIVE_INFINITY, Figures.bandwidth(1000, 100, 100, "x").high()); // any time down to 0
+        assertEquals(Verdict.PASS, Verdict.judge(r.value(), r.low(), r.high(), 8000, Double.POSITIVE_INFINITY));
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.judge(r.value(), r.low(), r.high(), 9000, Double.POSITIVE_INFINITY));
+    }
+
+    @Test
+    void unitsConvertToFabprobesOwn() {
+        assertEquals(1500, Units.find("us").toBase(1.5), 1e-9);
+        assertEquals(1500, Units.find("µs").toBase(1.5), 1e-9);
+        assertEquals(2e6, Units.find("ms").toBase(2), 1e-6);
+        assertEquals(25_000, Units.find("Gb/s").toBase(200), 1e-9); // 200 Gb/s = 25 GB/s = 25 000 MB/s
+        assertEquals(1048.576, Units.find("MiB/s").toBase(1000), 1e-9);
+        assertEquals(0.25, Units.find("ps/B").toBase(250), 1e-12);
+        assertEquals(Units.Dimension.PER_BYTE, Units.find("ns/B").dimension());
+        assertNull(Units.find("furlongs"));
+    }
+
+    @Test
+    void boundsAreRelativeToTheReference() throws Exception {
+        Spec spec = read("""
+                system: s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 2, lower: -25%, upper: 0.5, unit: us}
+                  - {name: b, figure: half_rtt, transport: ofi:shm, size: 8, reference: -4, lower: ~, upper: 50%, unit: ns}
+                """);
+        Check a = spec.checks().get(0), b = spec.checks().get(1);
+        assertEquals(1.5, a.lowerBound(), 1e-12);
+        assertEquals(3.0, a.upperBound(), 1e-12);
+        assertEquals(Double.NEGATIVE_INFINITY, b.lowerBound());
+        assertEquals(-2.0, b.upperBound(), 1e-12); // |reference| scales the tolerance
+    }
+
+    @Test
+    void eachMeasurementRunsOnceForEveryCheckThatReadsIt() throws Exception {
+        Spec spec = read("""
+                system: s
+                timeout: 3s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: b, figure: pingpong_bandwidth, transport: ofi:shm, size: 1M, reference: 1, lower: -0.5, unit: GB/s}
+                  - {name: c, figure: half_rtt, transport: ofi:shm, size: 8, reps: 50, reference: 1, upper: 1, unit: us}
+                  - {name: d, figure: parameter, transport: ofi:shm, parameter: o_s, sizes: 0..64, reference: 1, upper: 1, unit: us}
+                  - {name: e, figure: parameter, transport: ofi:shm, parameter: g, sizes: 0..64, reference: 1, upper: 1, unit: us}
+                  - {name: f, figure: parameter, transport: ofi:shm, parameter: G, sizes: 0..64, reference: 1, upper: 1, unit: ps/B}
+                  - {name: g, figure: collective_t0, transport: mpi:openmpi/ob1:vader, operation: bcast, procs: 2, reference: 1, upper: 1, unit: us}
+                  - {name: h, figure: collective_t0, transport: mpi:openmpi/ob1:vader, operation: barrier, procs: 4, reference: 1, upper: 1, unit: us}
+                """);
+        List<Plan.Measurement> plan = Plan.of(spec);
+        assertEquals(4, plan.size(), plan::toString);
+        assertEquals(List.of("pingpong", "-t", "ofi:shm", "-s", "8,1048576", "-n", "1000", "--timeout", "3s", "--json", "-", "--quiet"),
+                plan.get(0).args());
+        assertEquals(List.of("a", "b"), plan.get(0).checks().stream().map(Check::name).toList());
+        assertEquals(List.of("c"), plan.get(1).checks().stream().map(Check::name).toList()); // other reps: another run
+        assertEquals(List.of("d", "e", "f"), plan.get(2).checks().stream().map(Check::name).toList());
+        assertEquals(List.of("collectives", "-t", "mpi:openmpi/ob1:vader", "--procs", "2,4", "--ops", "barrier,bcast",
+                "--json", "-", "--quiet"), plan.get(3).args());
+    }
+
+    @Test
+    void matrixChecksOnOneSettingShareOneMatrixRun() throws Exception {
+        Spec spec = read("""
+                system: s
+                timeout: 20s
+                checks:
+                  - {name: a, figure: matrix_outliers, transport: ofi:shm, procs: 4, reference: 0, lower: ~, upper: 0, unit: count}
+                  - {name: b, figure: matrix_worst_ratio, transport: ofi:shm, procs: 4, of: half_rtt, reference: 1, lower: ~, upper: 1, unit: ratio}
+                  - {name: c, figure: matrix_worst_ratio, transport: ofi:shm, procs: 4, of: bandwidth, size: 64K, mode: parallel, reference: 1, lower: ~, upper: 1, unit: ratio}
+                """);
+        List<Plan.Measurement> plan = Plan.of(spec);
+        assertEquals(2, plan.size(), plan::toString);
+        assertEquals(List.of("a", "b"), plan.get(0).checks().stream().map(Check::name).toList());
+        assertEquals(List.of("matrix", "-t", "ofi:shm", "--ranks", "4", "--mode", "serial", "--timeout", "20s", "--json", "-"),
+                plan.get(0).args());
+        assertEquals(List.of("matrix", "-t", "ofi:shm", "--ranks", "4", "--mode", "parallel", "--bandwidth-size", "64K",
+                "--timeout", "20s", "--json", "-"), plan.get(1).args());
+    }
+
+    @Test
+    void peerIsForRawTransports() throws Exception {
+        Spec spec = read("""
+                system: s
+                peer: hostb:7470
+                secret_file: /etc/fabprobe-secret
+                checks:
+                  - {name: a, figure: half_rtt, transport: ucx:rc, size: 8, reference: 1, upper: 1, unit: us}
+                """);
+        assertTrue(String.join(" ", Plan.of(spec).getFirst().args()).contains("--peer hostb:7470 --secret-file /etc/fabprobe-secret"));
+        SpecException e = assertThrows(SpecException.class, () -> read("""
+                system: s
+                peer: hostb
+                checks:
+                  - {name: a, figure: half_rtt, transport: 'sim:L=1us', size: 8, reference: 1, upper: 1, unit: us}
+                """));
+        assertTrue(e.getMessage().contains(":4:44: peer: "), e.getMessage());
+    }
+
+    private Spec read(String text) throws Exception {
+        Path f = dir.resolve("spec.yaml");
+        Files.writeString(f, text);
+        return SpecReader.read(f);
+    }
+}

@@ -1,0 +1,148 @@
+package org.fabprobe.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.fabprobe.ExitCode;
+import org.fabprobe.method.MatrixMethod;
+import org.fabprobe.result.MatrixDocument;
+import org.fabprobe.result.Schemas;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * `fabprobe matrix` under the real Open MPI of this machine with 4 ranks on 2 cores
+ * (oversubscribed). The emulator proof: one slow link names exactly that pair, one slow rank
+ * exactly that rank, a uniform network nothing; the differences are large (10x, 6x) and the
+ * thresholds robust (5 scaled MADs and a factor 1.25), disturbed pairs are measured again
+ * (--retries), and a run the busy machine still disturbed is repeated. ofi:shm and
+ * mpi:openmpi/ob1:vader print the whole matrix; the JSON is valid against its schema.
+ */
+class MatrixEndToEndTest {
+    private static final String BASE = "sim:L=3us,os=1us,or=1us,g=2us";
+    private static final List<String> SIM = List.of("--bandwidth-size", "8K", "-n", "200", "--retries", "4", "--timeout", "20s");
+
+    private static Map<String, Object> runUnderMpirun(int ranks, Path json, List<String> args) {
+        List<String> all = new ArrayList<>(List.of("matrix"));
+        all.addAll(args);
+        all.addAll(List.of("--json", json.toString()));
+        CliRun run;
+        try {
+            run = LauncherModeTest.underLauncher("openmpi", ranks, all.toArray(String[]::new));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(1, LauncherModeTest.occurrences(run.out(), "fabprobe matrix "), "one table, rank 0's: " + run);
+        try {
+            return Schemas.validated(Files.readString(json));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> named(Map<String, Object> doc) {
+        Set<String> out = new TreeSet<>();
+        for (Object o : (List<Object>) doc.get("outliers")) {
+            Map<String, Object> m = (Map<String, Object>) o;
+            out.add(m.get("kind") + " " + m.get("name"));
+        }
+        return out;
+    }
+
+    private static void emulatorNames(Set<String> expected, String spec, Path dir) {
+        MethodsOnSimTest.withRetries(3, () -> {
+            List<String> args = new ArrayList<>(List.of("-t", spec));
+            args.addAll(SIM);
+            Map<String, Object> doc = runUnderMpirun(4, dir.resolve("m.json"), args);
+            assertEquals(expected, named(doc), () -> spec + ": " + doc.get("outliers") + "\n" + doc.get("pairs"));
+        });
+    }
+
+    @Test
+    void aSlowLinkNamesExactlyThatPair(@TempDir Path dir) {
+        emulatorNames(Set.of("pair 1-3"), BASE + ";link(1,3):L=50us", dir); // ~5 us against ~52 us
+    }
+
+    @Test
+    void aSlowRankNamesExactlyThatRank(@TempDir Path dir) {
+        emulatorNames(Set.of("rank 2"), BASE + ";rank(2):os=25us,or=25us", dir); // its pairs ~29 us
+    }
+
+    @Test
+    void aUniformNetworkNamesNothing(@TempDir Path dir) {
+        emulatorNames(Set.of(), BASE, dir);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ofi:shm", "mpi:openmpi/ob1:vader"})
+    @SuppressWarnings("unchecked")
+    void fourRanksPrintTheMatrix(String transport, @TempDir Path dir) throws Exception {
+        Path json = dir.resolve("m.json"), csv = dir.resolve("m.csv"), png = dir.resolve("m.png");
+        List<String> all = List.of("matrix", "-t", transport, "--bandwidth-size", "256K", "--timeout", "30s",
+                "--json", json.toString(), "--csv", csv.toString(), "--plot", png.toString());
+        CliRun run = LauncherModeTest.underLauncher("openmpi", 4, all.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run::toString);
+        String out = run.out();
+        assertTrue(out.contains("4 ranks on 1 host  mode serial  3 rounds, 6 pairs"), out);
+        assertTrue(out.contains("latency: median half round trip at 8 B") && out.contains("bandwidth at 256 KiB"), out);
+        assertTrue(out.contains("estimate serial: 1,000 ranks") && out.contains("estimate serial: 10,000 ranks"), out);
+        assertFalse(out.contains("NaN"), out);
+        Map<String, Object> doc = Schemas.validated(Files.readString(json));
+        assertEquals(4.0, doc.get("ranks"));
+        assertEquals(3.0, doc.get("rounds"));
+        List<Object> pairs = (List<Object>) doc.get("pairs");
+        assertEquals(6, pairs.size());
+        Set<String> seen = new TreeSet<>();
+        for (Object o : pairs) {
+            Map<String, Object> p = (Map<String, Object>) o;
+            seen.add(p.get("a") + "-" + p.get("b"));
+            for (String k : List.of("latency_ns", "latency_min_ns", "bandwidth_mb_s")) {
+                assertTrue(p.get(k) instanceof Double d && d > 0 && Double.isFinite(d), k + ": " + p);
+            }
+            assertTrue((Double) p.get("latency_min_ns") <= (Double) p.get("latency_ns"), p::toString);
+        }
+        assertEquals(Set.of("0.0-1.0", "0.0-2.0", "0.0-3.0", "1.0-2.0", "1.0-3.0", "2.0-3.0"), seen);
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(7, rows.size(), () -> String.join("\n", rows));
+        assertTrue(rows.getFirst().startsWith("a,b,host_a,host_b,same_host,round,latency_ns,"), rows::getFirst);
+        assertTrue(Files.size(png) > 1000);
+    }
+
+    @Test
+    void javaCallersGetTheDocumentInLocalModeAndParallelRoundsWork() throws Exception {
+        var settings = new MatrixMethod.Settings(MatrixMethod.Mode.PARALLEL, 8, 100, 64 << 10, 10, 20, 2, 1000,
+                30_000_000_000L, 1);
+        var doc = MatrixCommand.measure(new MatrixCommand.Request("ofi:shm", settings, 5, 1.25, 3)).orElseThrow();
+        assertEquals(MatrixDocument.SCHEMA, doc.schema());
+        assertEquals("parallel", doc.mode());
+        assertEquals(3, doc.ranks());
+        assertEquals(3, doc.rounds(), "an odd number of ranks: n rounds, one rank resting in each");
+        assertEquals(3, doc.pairs().size());
+        for (MatrixDocument.Pair p : doc.pairs()) assertTrue(p.latencyNs() > 0 && p.bandwidthMbS() > 0, p::toString);
+        assertEquals(2, doc.estimates().size());
+    }
+
+    @Test
+    void badInputIsRefusedInOneLine() {
+        CliRun mode = CliRun.of("matrix", "--mode", "diagonal");
+        assertEquals(ExitCode.USAGE, mode.exitCode(), mode::toString);
+        assertTrue(mode.err().contains("--mode must be serial or parallel"), mode::toString);
+        assertEquals(1, mode.err().strip().lines().count(), mode::toString);
+        CliRun ranks = CliRun.of("matrix", "--ranks", "1");
+        assertEquals(ExitCode.USAGE, ranks.exitCode(), ranks::toString);
+        CliRun plot = CliRun.of("matrix", "--plot", "m.gif");
+        assertEquals(ExitCode.USAGE, plot.exitCode(), plot::toString);
+        CliRun sim = CliRun.of("matrix", "-t", "sim:L=1us;link(1):L=2us");
+        assertEquals(ExitCode.USAGE, sim.exitCode(), sim::toString);
+    }
+}
