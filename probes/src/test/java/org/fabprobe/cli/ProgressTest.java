@@ -67,8 +67,9 @@ class ProgressTest {
     @Test
     void overMpiRankZeroDrawsThroughTheLaunchersRelay(@TempDir Path dir) throws Exception {
         // local mode: rank 0's stderr is mpirun's pipe, relayed by the fabprobe that started it
-        String out = onTerminal(dir, "mpi", "pingpong", "-t", "mpi:openmpi/ob1:vader", "-s", "0..64K", "-n", "500");
-        assertTrue(steps(out, "pingpong mpi:openmpi/ob1:vader: round trips at \\d+ [KMi]*B", 18).contains(18), out);
+        // 2100 round trips of 2 MiB take ~1 s on an idle machine: the last sizes come after the first second
+        String out = onTerminal(dir, "mpi", "pingpong", "-t", "mpi:openmpi/ob1:vader", "-s", "0..2M", "-n", "2000");
+        assertTrue(steps(out, "pingpong mpi:openmpi/ob1:vader: round trips at \\d+ [KMi]*B", 23).contains(23), out);
         assertClearedBeforeTable(out, "Hockney");
     }
 
