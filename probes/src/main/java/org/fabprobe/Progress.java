@@ -10,71 +10,101 @@ import java.util.Locale;
 
 /**
  * One live progress line on stderr: what is being measured, k of n, elapsed, an estimate of what
- * remains. Only when stderr is a terminal (isatty(2)) and not --quiet, and only once a run has
- * taken about a second. The measuring code calls {@link #next} between timed sections (after a
- * size, a curve, a launch), never inside a timing loop; drawing is one write to stderr.
+ * remains. Only when stderr is a terminal (isatty(2), or a local-mode MPI launch relays it to
+ * one: {@link #RELAYED_TO_TERMINAL}) and not --quiet, and only once a run has taken about a
+ * second. Drawing is one write to stderr.
+ *
+ * <p>The command starts the line and hands the {@link Steps} it gets to the measuring code, which
+ * reports each step between timed sections. When no line is drawn that is {@link Steps#NONE}.
  */
-public final class Progress {
+public final class Progress implements Steps {
     private static final long SHOW_AFTER_NS = 1_000_000_000L;
+    /**
+     * Set (to 1) by a local-mode MPI launch for its ranks when the launching fabprobe's stderr is a
+     * terminal: the ranks' stderr is the launcher's pipe, relayed to that terminal.
+     */
+    public static final String RELAYED_TO_TERMINAL = "FABPROBE_STDERR_RELAYED_TO_TERMINAL";
+    /** The line being drawn, if any, so that the table or an error line can clear it first. */
     private static volatile Progress current;
 
     private final PrintStream err;
     private final String command;
     private final long start = System.nanoTime();
+    private long firstStep;
     private int total;
     private int done;
     private boolean drawn;
 
-    private Progress(PrintStream err, String command, int total) {
+    Progress(PrintStream err, String command, int total) {
         this.err = err;
         this.command = command;
         this.total = total;
     }
 
-    /** Starts the line of {@code command} with {@code total} steps; inactive unless stderr is a terminal and not quiet. */
-    public static void start(String command, int total, boolean quiet) {
-        current = !quiet && stderrIsTerminal() ? new Progress(System.err, command, total) : null;
-    }
-
-    /** The next step, {@code what} (e.g. "o_s, o_r, g(m) at 4 KiB"), is about to be measured. */
-    public static void next(String what) {
-        Progress p = current;
-        if (p != null) p.step(what);
-    }
-
     /**
-     * The next message size is about to be measured. Called from the measure loops between sizes:
-     * nothing is allocated or formatted unless the line is drawn (a string built there moved the
-     * emulator's ping-pong t0 by microseconds in SimEndToEndTest).
+     * Starts the line of {@code command} (e.g. "plogp ofi:shm") with {@code total} steps, and returns
+     * where to report them: {@link Steps#NONE} unless stderr is a terminal and not {@code quiet}.
      */
-    public static void nextSize(long bytes) {
-        Progress p = current;
-        if (p != null) p.step(bytes + " B");
+    public static Steps start(String command, int total, boolean quiet) {
+        boolean terminal = stderrIsTerminal() || "1".equals(System.getenv(RELAYED_TO_TERMINAL));
+        Progress p = !quiet && terminal ? new Progress(System.err, command, total) : null;
+        current = p;
+        return p == null ? Steps.NONE : p;
     }
 
-    /** Ends the line (clears it). */
+    /** Ends the line (clears it), before the table or an error line. */
     public static void end() {
         Progress p = current;
         current = null;
-        if (p != null && p.drawn) {
-            p.err.print("\r\033[K");
-            p.err.flush();
-        }
+        if (p != null) p.clear();
     }
 
-    private void step(String what) {
-        long elapsed = System.nanoTime() - start;
+    @Override
+    public void next(String what, long bytes) {
+        long now = System.nanoTime();
         int k = ++done;
-        if (k > total) total = k; // adaptive methods add steps as they go
-        if (elapsed < SHOW_AFTER_NS) return;
-        String remaining = k > 1 ? "~" + seconds((double) elapsed / (k - 1) * (total - k + 1)) + " left" : "";
-        err.print(line(command, what, k, total, seconds(elapsed), remaining));
+        if (k == 1) firstStep = now;
+        if (k > total) total = k;
+        if (now - start < SHOW_AFTER_NS) return;
+        // the rate of the steps so far (the set-up and JIT warm-up before the first one left out)
+        String remaining = k > 1 ? "~" + seconds((double) (now - firstStep) / (k - 1) * (total - k + 1)) + " left" : "";
+        String step = bytes < 0 ? what : what + " " + size(bytes);
+        draw(line(command, step, k, total, seconds(now - start), remaining));
+    }
+
+    private void draw(String line) {
+        err.print(line);
         err.flush();
         drawn = true;
     }
 
+    @Override
+    public void more(int steps) {
+        total += steps;
+    }
+
+    @Override
+    public void phase(String what) {
+        if (System.nanoTime() - start < SHOW_AFTER_NS) return;
+        draw(line(command, what, done, total, seconds(System.nanoTime() - start), ""));
+    }
+
+    void clear() {
+        if (!drawn) return;
+        err.print("\r\033[K");
+        err.flush();
+        drawn = false;
+    }
+
     static String line(String command, String what, int k, int total, String elapsed, String remaining) {
         return String.format(Locale.ROOT, "\r%s: %s  %d/%d  %s elapsed  %s\033[K", command, what, k, total, elapsed, remaining);
+    }
+
+    /** 4096 -> "4 KiB", 1536 -> "1536 B": sizes as the tables print them when exact. */
+    static String size(long bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) return (bytes >> 20) + " MiB";
+        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) return (bytes >> 10) + " KiB";
+        return bytes + " B";
     }
 
     private static String seconds(double ns) {
@@ -83,7 +113,7 @@ public final class Progress {
     }
 
     /** isatty(2): a terminal, not a file, pipe or an MPI launcher's relay. */
-    static boolean stderrIsTerminal() {
+    public static boolean stderrIsTerminal() {
         try {
             Linker linker = Linker.nativeLinker();
             MethodHandle isatty = linker.downcallHandle(linker.defaultLookup().find("isatty").orElseThrow(),

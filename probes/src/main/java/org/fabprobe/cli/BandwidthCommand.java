@@ -51,9 +51,10 @@ final class BandwidthCommand implements Callable<Integer> {
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
+        var steps = session.progress("bandwidth", sizeList.length);
         double[][] windowNs = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            return stream.measure(t, await, control);
+            return stream.measure(t, await, control, steps);
         });
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 

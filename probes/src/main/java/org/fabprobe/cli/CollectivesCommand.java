@@ -122,10 +122,11 @@ final class CollectivesCommand implements Callable<Integer> {
         } else {
             int cpus = Runtime.getRuntime().availableProcessors();
             Path dir = Files.createTempDirectory("fabprobe-collectives");
-            org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
+            // drawn here, between launches: every timed process is a rank of its own
+            var steps = org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
             try {
                 for (int p : procsList) {
-                    org.fabprobe.Progress.next("p = " + p + " (one launch of " + p + " ranks)");
+                    steps.next("p = " + p + " (one launch of " + p + " ranks)", -1);
                     Path file = dir.resolve("p" + p + ".json");
                     int code = MpiLauncher.relaunch(childArgs(operations, file), selection, p, System.out, System.err);
                     if (code != ExitCode.OK) return code; // the ranks printed why

@@ -41,8 +41,9 @@ final class LogGPCommand implements Callable<Integer> {
         Sampler sampler = method.sampler();
         var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls,
-                probe -> new LogGPMethod(probe, sampler).run(new LogGPMethod.Settings(sizeList, messages)));
+        var steps = session.progress("loggp", sizeList.length);
+        var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls, steps,
+                probe -> new LogGPMethod(probe, sampler, steps).run(new LogGPMethod.Settings(sizeList, messages)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("messages", messages);

@@ -2,6 +2,7 @@ package org.fabprobe.cli;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.fabprobe.Steps;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.pattern.PingPong;
@@ -63,7 +64,7 @@ final class MethodOptions {
     }
 
     /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
-    static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Body<R> body) {
+    static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Steps steps, Body<R> body) {
         SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls));
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
@@ -71,6 +72,7 @@ final class MethodOptions {
         R result = session.run(spec, (t, await, control) -> {
             facts.putAll(t.facts());
             Probe probe = new Probe(t, await, control, DEPTH, calls);
+            steps.phase("JIT warm-up");
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);
             R r = body.run(probe);
             probe.end();

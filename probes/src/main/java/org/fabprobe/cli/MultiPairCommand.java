@@ -73,6 +73,9 @@ final class MultiPairCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write one row per size as CSV (- for stdout).")
     Path csv;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line on stderr (it is drawn only on a terminal).")
+    boolean quiet;
+
     @Override
     public Integer call() throws IOException {
         if (!transport.startsWith("mpi:")) {
@@ -115,7 +118,10 @@ final class MultiPairCommand implements Callable<Integer> {
         MultiPairMethod method = new MultiPairMethod(world.mpi(), world.rank(), world.size(), (int) sizeList[sizeList.length - 1]);
         MultiPairMethod.Result result;
         try {
-            result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts());
+            // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
+            var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
+                    : org.fabprobe.Steps.NONE;
+            result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts(), steps);
             world.mpi().barrier();
         } finally {
             method.close();
@@ -158,6 +164,7 @@ final class MultiPairCommand implements Callable<Integer> {
                 org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
         var context = new MultiPairReport.Context(run, result, fromBytes, fit, wallSeconds, notes);
 
+        org.fabprobe.Progress.end();
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(MultiPairReport.table(context));
         Output.write(json, MultiPairReport.json(context));
@@ -174,6 +181,7 @@ final class MultiPairCommand implements Callable<Integer> {
         if (fitFrom != null) a.addAll(List.of("--fit-from", fitFrom));
         if (json != null) a.addAll(List.of("--json", json.toString()));
         if (csv != null) a.addAll(List.of("--csv", csv.toString()));
+        if (quiet) a.add("--quiet");
         return a.toArray(String[]::new);
     }
 }

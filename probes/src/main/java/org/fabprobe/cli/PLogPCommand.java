@@ -44,8 +44,10 @@ final class PLogPCommand implements Callable<Integer> {
         Sampler sampler = method.sampler();
         var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, limit, calls,
-                probe -> new PLogPMethod(probe, sampler).run(new PLogPMethod.Settings(sizeList, limit, validate)));
+        long positive = java.util.Arrays.stream(sizeList).filter(m -> m > 0).count();
+        var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
+        var run = MethodOptions.run(session, limit, calls, steps,
+                probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("adaptive_limit_bytes", limit);

@@ -56,9 +56,10 @@ final class PingPongCommand implements Callable<Integer> {
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
+        var steps = session.progress("pingpong", sizeList.length);
         PingPong.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            return pingPong.measure(t, await, control);
+            return pingPong.measure(t, await, control, steps);
         });
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.fabprobe.Progress;
+import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.launch.HostFacts;
@@ -74,6 +76,15 @@ final class SessionOptions {
         return new SessionSpec(transport, largestMessage, depth, timeoutDuration(), cpus == null ? -1 : cpus[1], schedule);
     }
 
+    /**
+     * Starts the progress line of {@code command} over this transport with {@code steps} steps (a
+     * no-op unless stderr is a terminal and not --quiet). Under a launcher only the measure rank
+     * reports steps (the mirror half never does), and draws only if its own stderr is a terminal.
+     */
+    Steps progress(String command, int steps) {
+        return Progress.start(command + " " + transport, steps, quiet);
+    }
+
     /** Runs the measure half against a mirror met as these options say (local child, --peer, launcher, MPI). */
     <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf) {
         PeerOptions peerOptions = new PeerOptions(peer, secretFile, insecure, sourceAddress);
@@ -102,7 +113,7 @@ final class SessionOptions {
 
     /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */
     void emit(String table, Object document, String csvText) throws IOException {
-        org.fabprobe.Progress.end();
+        Progress.end();
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
         Output.write(json, ResultJson.write(document));

@@ -46,8 +46,9 @@ final class SignatureCommand implements Callable<Integer> {
         Sampler sampler = method.sampler();
         var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
-        var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1], calls,
-                probe -> new SignatureMethod(probe, sampler).run(new SignatureMethod.Settings(burstList, bulk)));
+        var steps = session.progress("signature", 4 + bulk.length); // 4 curves (Delta = 0, g/2, g, 2g), then bulk
+        var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1], calls, steps,
+                probe -> new SignatureMethod(probe, sampler, steps).run(new SignatureMethod.Settings(burstList, bulk)));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("bursts", burstList);
         settings.put("bulk_sizes", SizeList.asList(bulk));

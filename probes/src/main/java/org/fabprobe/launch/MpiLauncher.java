@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.Progress;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.transport.mpi.MpiSelection;
@@ -46,10 +47,15 @@ public final class MpiLauncher {
     /** Runs {@code args} as {@code ranks} ranks (collectives: one launch per p) and returns the launcher's exit code. */
     public static int relaunch(String[] args, MpiSelection selection, int ranks, PrintStream out, PrintStream err) {
         List<String> cmd = launcherCommand(selection.implementation(), ranks);
+        // the ranks' stderr is the launcher's pipe: rank 0 hears that it ends on a terminal (ours)
+        boolean terminal = Progress.stderrIsTerminal();
+        if (terminal && selection.implementation() == Mpi.Implementation.OPENMPI) cmd.addAll(List.of("-x", Progress.RELAYED_TO_TERMINAL));
         cmd.addAll(ThisJvm.command());
         cmd.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(cmd);
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
+        if (terminal) builder.environment().put(Progress.RELAYED_TO_TERMINAL, "1");
+        else builder.environment().remove(Progress.RELAYED_TO_TERMINAL);
         if (selection.implementation() == Mpi.Implementation.OPENMPI && isRoot()) {
             builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
             builder.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
@@ -57,8 +63,9 @@ public final class MpiLauncher {
         try {
             Process process = builder.start();
             try (Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> process.descendants().forEach(ProcessHandle::destroyForcibly))) {
-                Thread o = relay(process.getInputStream(), out);
-                Thread e = relay(process.getErrorStream(), err);
+                Relay relay = new Relay(out, err);
+                Thread o = relay(process.getInputStream(), relay::out);
+                Thread e = relay(process.getErrorStream(), relay::err);
                 int code = process.waitFor();
                 o.join();
                 e.join();
@@ -108,15 +115,68 @@ public final class MpiLauncher {
         }
     }
 
-    private static Thread relay(InputStream in, OutputStream out) {
-        Thread t = Thread.ofPlatform().daemon().start(() -> {
+    private interface Sink {
+        void write(byte[] b, int n);
+    }
+
+    private static Thread relay(InputStream in, Sink sink) {
+        return Thread.ofPlatform().daemon().start(() -> {
+            byte[] buffer = new byte[8192];
             try (in) {
-                in.transferTo(out);
-                out.flush();
+                for (int n; (n = in.read(buffer)) > 0; ) sink.write(buffer, n);
             } catch (IOException ignored) {
                 // the launcher went away; its exit code tells the story
             }
         });
-        return t;
+    }
+
+    /**
+     * The launcher's stdout and stderr, copied to ours as they come. Rank 0's progress line
+     * (stderr: "\r...ESC[K", no newline) and its table (stdout) travel apart through the
+     * launcher, so their order is restored here: stdout text clears a line still open on
+     * stderr, and a progress line arriving after stdout text began is dropped.
+     */
+    static final class Relay {
+        private static final byte[] CLEAR = "\r\033[K".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        private final PrintStream out, err;
+        private boolean lineOpen, outStarted;
+
+        Relay(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        synchronized void out(byte[] b, int n) {
+            if (lineOpen) {
+                err.write(CLEAR, 0, CLEAR.length);
+                err.flush();
+                lineOpen = false;
+            }
+            outStarted = true;
+            out.write(b, 0, n);
+            out.flush();
+        }
+
+        synchronized void err(byte[] b, int n) {
+            boolean progressOnly = n > 0 && b[0] == '\r' && indexOf(b, n, (byte) '\n') < 0;
+            if (progressOnly && outStarted) return;
+            err.write(b, 0, n);
+            err.flush();
+            lineOpen = openAfter(b, n, lineOpen);
+        }
+
+        /** Whether a progress line is still on screen after these bytes: after the last \r, more than ESC[K. */
+        static boolean openAfter(byte[] b, int n, boolean before) {
+            for (int i = n - 1; i >= 0; i--) {
+                if (b[i] == '\n') return false;
+                if (b[i] == '\r') return n - i - 1 > 3;
+            }
+            return before;
+        }
+
+        private static int indexOf(byte[] b, int n, byte c) {
+            for (int i = 0; i < n; i++) if (b[i] == c) return i;
+            return -1;
+        }
     }
 }

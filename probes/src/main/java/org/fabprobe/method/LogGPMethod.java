@@ -2,6 +2,7 @@ package org.fabprobe.method;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabprobe.Steps;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
@@ -39,10 +40,17 @@ public final class LogGPMethod {
 
     private final Probe probe;
     private final Sampler sampler;
+    private final Steps steps;
 
     public LogGPMethod(Probe probe, Sampler sampler) {
+        this(probe, sampler, Steps.NONE);
+    }
+
+    /** @param steps told before each size (between timed sections; the probes do the timing) */
+    public LogGPMethod(Probe probe, Sampler sampler, Steps steps) {
         this.probe = probe;
         this.sampler = sampler.watching(probe::disturbances);
+        this.steps = steps;
     }
 
     public Result run(Settings settings) {
@@ -52,6 +60,7 @@ public final class LogGPMethod {
         List<SizePrtt> sizes = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (long s : settings.sizes()) {
+            steps.next("PRTT(1|n, 0|d, s) at s =", s);
             Sampled prtt1 = sampler.sampleOne(reps -> probe.train(1, s, 0, s, reps));
             Sampled prttN = sampler.sampleOne(reps -> probe.train(n, s, 0, s, reps));
             Estimate gapAll = prttN.median().minus(prtt1.median()).times(1.0 / (n - 1));

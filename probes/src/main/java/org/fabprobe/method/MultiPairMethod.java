@@ -90,6 +90,11 @@ public final class MultiPairMethod {
 
     /** Runs every size; the result on rank 0, null on the others. */
     public Result run(Settings s, Map<String, String> transportFacts) {
+        return run(s, transportFacts, org.fabprobe.Steps.NONE);
+    }
+
+    /** Runs every size, telling {@code steps} before each (between the timed loops of {@link #pingPongs}). */
+    public Result run(Settings s, Map<String, String> transportFacts, org.fabprobe.Steps steps) {
         long start = System.nanoTime();
         int smallest = (int) s.sizes()[0];
         do {
@@ -104,6 +109,7 @@ public final class MultiPairMethod {
         for (int i = 0; i < s.sizes().length; i++) {
             int x = (int) s.sizes()[i];
             long n = s.reps()[i];
+            steps.next("ping-pongs at", x);
             mpi.barrier();
             pingPongs(x, s.warmup());
             double[] loops = new double[s.samples()];

@@ -2,6 +2,7 @@ package org.fabprobe.method;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabprobe.Steps;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
@@ -68,15 +69,23 @@ public final class PLogPMethod {
 
     private final Probe probe;
     private final Sampler sampler;
+    private final Steps steps;
 
     public PLogPMethod(Probe probe, Sampler sampler) {
+        this(probe, sampler, Steps.NONE);
+    }
+
+    /** @param steps told before each size and saturation (between timed sections; the probes do the timing) */
+    public PLogPMethod(Probe probe, Sampler sampler, Steps steps) {
         this.probe = probe;
         this.sampler = sampler.watching(probe::disturbances);
+        this.steps = steps;
     }
 
     public Result run(Settings settings) {
         List<String> notes = new ArrayList<>();
         long t0 = System.nanoTime();
+        steps.next("g(0) by saturation", -1);
         SizeParams zero = measureRoundTrips(0, "initial");
         Saturation gap0 = saturate(0, zero.rtt());
         long t1 = System.nanoTime();
@@ -94,6 +103,7 @@ public final class PLogPMethod {
             if (top * 2 > settings.adaptiveLimit()) break;
             SizeParams a = sizes.get(sizes.size() - 3), b = sizes.get(sizes.size() - 2), c = sizes.getLast();
             if (matches(extrapolate(a.size(), a.gap().value(), b.size(), b.gap().value(), c.size()), c.gap())) break;
+            steps.more(settings.validate() ? 2 : 1);
             sizes.add(measureSize(top * 2, gap0, zero.rtt(), "range extended"));
             added++;
         }
@@ -102,6 +112,7 @@ public final class PLogPMethod {
         int worst;
         while ((worst = worstMisfit(sizes)) > 0 && added < MAX_ADDED_SIZES) {
             SizeParams b = sizes.get(worst - 1), c = sizes.get(worst);
+            steps.more(settings.validate() ? 2 : 1);
             sizes.add(worst, measureSize(b.size() + (c.size() - b.size()) / 2, gap0, zero.rtt(), "interval halved"));
             added++;
         }
@@ -114,6 +125,7 @@ public final class PLogPMethod {
         if (settings.validate()) {
             for (int i = 1; i < sizes.size(); i++) {
                 SizeParams p = sizes.get(i);
+                steps.next("g(m) by saturation at", p.size());
                 sizes.set(i, new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(),
                         saturate(p.size(), p.rtt()), p.origin()));
             }
@@ -173,6 +185,11 @@ public final class PLogPMethod {
     }
 
     private SizeParams measureSize(long m, Saturation gap0, Sampled rtt0, String origin) {
+        steps.next(switch (origin) {
+            case "range extended" -> "o_s, o_r, g(m), range extended to";
+            case "interval halved" -> "o_s, o_r, g(m), interval halved at";
+            default -> "o_s, o_r, g(m) at";
+        }, m);
         return withGap(measureRoundTrips(m, origin), rtt0, gap0);
     }
 

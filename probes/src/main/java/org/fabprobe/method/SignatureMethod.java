@@ -2,6 +2,7 @@ package org.fabprobe.method;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabprobe.Steps;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
@@ -41,10 +42,17 @@ public final class SignatureMethod {
 
     private final Probe probe;
     private final Sampler sampler;
+    private final Steps steps;
 
     public SignatureMethod(Probe probe, Sampler sampler) {
+        this(probe, sampler, Steps.NONE);
+    }
+
+    /** @param steps told before each curve (between timed sections; the probes do the timing) */
+    public SignatureMethod(Probe probe, Sampler sampler, Steps steps) {
         this.probe = probe;
         this.sampler = sampler.watching(probe::disturbances);
+        this.steps = steps;
     }
 
     public Result run(Settings settings) {
@@ -53,13 +61,18 @@ public final class SignatureMethod {
         long start = System.nanoTime();
         List<String> notes = new ArrayList<>();
         Sampled rtt = sampler.sample(reps -> new double[][] {probe.roundTrip(0, 0, reps).rttNs()})[0];
+        steps.next("curve Delta = 0", -1);
         Curve base = curve(0, 0, bursts);
         // send-only regime: the cost per request at M = 2 (the fixed cost of starting and
         // stopping the timer is shared by two requests; differences of M would double the noise)
         Estimate sendOverhead = base.cost()[1].median();
         Estimate gap = base.steadyState();
         List<Curve> curves = new ArrayList<>(List.of(base));
-        for (double factor : new double[] {0.5, 1, 2}) {
+        String[] labels = {"curve Delta = g/2", "curve Delta = g", "curve Delta = 2g"};
+        double[] factors = {0.5, 1, 2};
+        for (int i = 0; i < factors.length; i++) {
+            double factor = factors[i];
+            steps.next(labels[i], -1);
             curves.add(curve(0, factor * gap.value(), bursts));
         }
         Curve widest = curves.getLast();
@@ -76,6 +89,7 @@ public final class SignatureMethod {
         List<Bulk> bulk = new ArrayList<>();
         int[] lastTwo = {bursts[bursts.length - 2], bursts[bursts.length - 1]};
         for (long size : settings.bulkSizes()) {
+            steps.next("bulk o_s(n), g(n) at n =", size);
             Sampled one = sampler.sampleOne(reps -> probe.burst(1, size, 0, reps));
             bulk.add(new Bulk(size, one, curve(size, 0, lastTwo).steadyState()));
         }

@@ -1,6 +1,7 @@
 package org.fabprobe.pattern;
 
 import java.util.Arrays;
+import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 
@@ -99,6 +100,15 @@ public final class PingPong {
 
     /** Measure half: per size, the half round-trip times in ns and the wall time. */
     public Samples measure(Transport t, Await await, Control control) {
+        return measure(t, await, control, Steps.NONE);
+    }
+
+    /**
+     * Measure half, telling {@code steps} before each size. Only this method's loop over the sizes
+     * calls it: the timed round trips are in {@link #measureSize}, a method of their own.
+     */
+    public Samples measure(Transport t, Await await, Control control, Steps steps) {
+        steps.phase("JIT warm-up");
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
         Arrays.sort(probe);
@@ -115,6 +125,7 @@ public final class PingPong {
         double[] wallMs = new double[sizes.length];
         long[] ticks = new long[repetitions];
         for (int i = 0; i < sizes.length; i++) {
+            steps.next("round trips at", sizes[i]);
             long start = Clock.now();
             measureSize(t, await, sizes[i], warmup + repetitions, ticks);
             wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
 
@@ -58,6 +59,12 @@ public final class Stream {
 
     /** Measure half: per size, the time of each timed window in ns. */
     public double[][] measure(Transport t, Await await, Control control) {
+        return measure(t, await, control, Steps.NONE);
+    }
+
+    /** Measure half, telling {@code steps} before each size (the timed windows are in {@link #measureSize}). */
+    public double[][] measure(Transport t, Await await, Control control, Steps steps) {
+        steps.phase("JIT warm-up");
         long fastest = Long.MAX_VALUE; // cold windows wait for compiles: the fastest one estimates the cost
         for (int w = 0; w < PROBE_WINDOWS; w++) {
             long start = Clock.now();
@@ -71,13 +78,19 @@ public final class Stream {
         });
         double[][] windowNs = new double[sizes.length][repetitions];
         for (int i = 0; i < sizes.length; i++) {
-            for (int w = 0; w < warmup + repetitions; w++) {
-                long start = Clock.now();
-                sendWindow(t, await, sizes[i]);
-                if (w >= warmup) windowNs[i][w - warmup] = Clock.toNs(Clock.now() - start);
-            }
+            steps.next("windows at", sizes[i]);
+            measureSize(t, await, sizes[i], windowNs[i]);
         }
         return windowNs;
+    }
+
+    /** Times {@code warmup + repetitions} windows of {@code size}; the last {@code windowNs.length} are kept. */
+    private void measureSize(Transport t, Await await, long size, double[] windowNs) {
+        for (int w = 0; w < warmup + repetitions; w++) {
+            long start = Clock.now();
+            sendWindow(t, await, size);
+            if (w >= warmup) windowNs[w - warmup] = Clock.toNs(Clock.now() - start);
+        }
     }
 
     private void sendWindow(Transport t, Await await, long size) {

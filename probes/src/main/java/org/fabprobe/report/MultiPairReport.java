@@ -3,12 +3,12 @@ package org.fabprobe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairFitter;
+import org.fabprobe.result.MultiPairDocument;
 import org.fabprobe.result.ResultJson;
 
 /**
@@ -19,7 +19,7 @@ import org.fabprobe.result.ResultJson;
  * and CSV (one row per size).
  */
 public final class MultiPairReport {
-    public static final String SCHEMA = "fabprobe.multipair/1";
+    public static final String SCHEMA = MultiPairDocument.SCHEMA;
 
     private MultiPairReport() {}
 
@@ -101,39 +101,27 @@ public final class MultiPairReport {
     // ---- JSON ---------------------------------------------------------------------------
 
     public static String json(Context c) {
-        RunFacts run = c.run();
-        Result r = c.result();
-        List<Object> sizes = new ArrayList<>();
-        for (Point p : r.points()) {
-            Map<String, Object> s = object("size_bytes", p.sizeBytes(), "repetitions", p.reps(), "samples", p.loopNs().length,
-                    "loop_ns", object("min", p.minLoopNs(), "median", p.medianLoopNs(), "max", p.maxLoopNs()),
-                    "sample_loop_ns", p.loopNs(), "pair_loop_ns", p.pairLoopNs(),
-                    "aggregated_bandwidth_mb_s", aggregatedMBs(p, r.pairs()), "fitted", fitted(c, p));
-            if (fitted(c, p)) s.put("model_bandwidth_mb_s", c.fit().get().model().aggregatedBandwidth(p.sizeBytes(), p.reps()) * 1e3);
-            sizes.add(s);
-        }
-        Object model = null;
-        if (c.fit().isPresent()) {
-            MultiPairFit f = c.fit().get();
-            model = object("from_bytes", f.fromBytes(), "to_bytes", f.toBytes(), "points", f.points(),
-                    "chunk_bytes", f.chunkBytes(), "chunk_err_bytes", f.chunkErrBytes(), "chunk_resolved", f.chunkResolved(),
-                    "raw_bandwidth_mb_s", f.rawMBs(), "raw_bandwidth_err_mb_s", f.rawErrMBs(),
-                    "t1_ns", f.t1Ns(), "t1_err_ns", f.t1ErrNs(), "rms_rel_residual", f.rmsRelResidual(),
-                    "errors", "one standard error (covariance of the Levenberg-Marquardt fit, scaled by the residual variance)");
-        }
-        Map<String, Object> doc = object("schema", SCHEMA, "tool", run.tool(), "command", run.command(),
-                "transport", run.transport(), "transport_facts", run.transportFacts(), "settings", run.settings(),
-                "host", run.host(), "clock", run.clock(), "started_at", run.startedAt(),
-                "wall_seconds", c.wallSeconds(), "pairs", r.pairs(), "timer_overhead_ns", r.timerOverheadNs(),
-                "jit_warmup_ms", r.jitWarmupMs(), "sizes", sizes, "model", model, "notes", c.notes());
-        return ResultJson.write(doc);
+        return ResultJson.write(document(c));
     }
 
-    /** An ordered JSON object from key, value pairs (Jackson writes maps in their order). */
-    private static Map<String, Object> object(Object... keysAndValues) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        return m;
+    /** The typed document (schema fabprobe.multipair/1). */
+    public static MultiPairDocument document(Context c) {
+        RunFacts run = c.run();
+        Result r = c.result();
+        List<MultiPairDocument.Size> sizes = new ArrayList<>();
+        for (Point p : r.points()) {
+            Double model = fitted(c, p) ? c.fit().get().model().aggregatedBandwidth(p.sizeBytes(), p.reps()) * 1e3 : null;
+            sizes.add(new MultiPairDocument.Size(p.sizeBytes(), p.reps(), p.loopNs().length,
+                    new MultiPairDocument.LoopNs(p.minLoopNs(), p.medianLoopNs(), p.maxLoopNs()), p.loopNs(), p.pairLoopNs(),
+                    aggregatedMBs(p, r.pairs()), fitted(c, p), model));
+        }
+        MultiPairDocument.Model model = c.fit().map(f -> new MultiPairDocument.Model(f.fromBytes(), f.toBytes(), f.points(),
+                f.chunkBytes(), f.chunkErrBytes(), f.chunkResolved(), f.rawMBs(), f.rawErrMBs(), f.t1Ns(), f.t1ErrNs(),
+                f.rmsRelResidual(), "one standard error (covariance of the Levenberg-Marquardt fit, scaled by the residual variance)"))
+                .orElse(null);
+        return new MultiPairDocument(MultiPairDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
+                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), r.pairs(),
+                r.timerOverheadNs(), r.jitWarmupMs(), sizes, model, c.notes());
     }
 
     // ---- CSV ----------------------------------------------------------------------------

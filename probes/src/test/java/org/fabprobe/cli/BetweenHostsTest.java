@@ -68,6 +68,7 @@ class BetweenHostsTest {
             assertTrue(json.matches("(?s).*\"source_address\":\\s*\"" + MEASURE_IP + "\".*"), transport + " not bound to the veth: " + json);
             assertTrue(json.matches("(?s).*\"meeting\":\\s*\"peer " + MIRROR_IP + ":7470\".*"), json);
             assertTrue(json.contains("\"mirror_host\""), json);
+            org.fabprobe.result.Schemas.validated(json); // with the other host's facts and the --peer meeting
             assertTrue(json.matches("(?s).*\"size_bytes\":\\s*65536.*"), json);
             if (transport.startsWith("ucx")) assertTrue(json.contains("fpa" + TAG), "UCX_NET_DEVICES is not the veth: " + json);
         }
@@ -80,6 +81,7 @@ class BetweenHostsTest {
                 "--time-cap", "30ms", "--json", "-");
         assertEquals(0, run.exitCode(), run.toString());
         assertTrue(run.out().contains("\"o_s_ns\""), run.out());
+        org.fabprobe.result.Schemas.validated(run.out());
         assertTrue(run.out().matches("(?s).*\"source_address\":\\s*\"" + MEASURE_IP + "\".*"), run.out());
     }
 

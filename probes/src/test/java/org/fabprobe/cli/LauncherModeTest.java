@@ -45,6 +45,8 @@ class LauncherModeTest {
         assertEquals(1, occurrences(run.out(), "\"schema\""), "one result, rank 0's: " + run);
         assertTrue(run.out().contains("\"meeting\": \"launcher"), run.out());
         assertTrue(run.out().contains("\"mirror_host\""), run.out());
+        // rank 0's document with the launcher meeting and the mirror rank's host facts
+        org.fabprobe.result.Schemas.validated(run.out().substring(run.out().indexOf('{')));
     }
 
     @Test

@@ -92,7 +92,7 @@ class MultiPairEndToEndTest {
 
     /** The fabprobe.multipair/1 document: its fields, their types, and eq. (6) against the loop times. */
     private static Map<?, ?> validDocument(String text) {
-        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(text, Map.class);
+        Map<?, ?> doc = org.fabprobe.result.Schemas.validated(text);
         assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
         assertEquals("multipair", doc.get("command"));
         assertEquals("mpi:openmpi/ob1:vader", doc.get("transport"));

@@ -9,6 +9,7 @@ import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairModel;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 
 /** The multipair report from a result the model made: eq. (6) per size, the fit, JSON and CSV. */
@@ -32,7 +33,7 @@ class MultiPairReportTest {
     @Test
     void twoPairsAreFittedAndWritten() {
         MultiPairReport.Context c = context(2, 32 << 10);
-        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(MultiPairReport.json(c).strip(), Map.class);
+        Map<?, ?> doc = Schemas.validated(MultiPairReport.json(c));
         assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
         Map<?, ?> model = (Map<?, ?>) doc.get("model");
         assertEquals(32768.0, num(model.get("from_bytes")));
@@ -59,7 +60,7 @@ class MultiPairReportTest {
     void otherPairCountsAreReportedNotFitted() {
         MultiPairReport.Context c = context(3, 1);
         assertTrue(c.fit().isEmpty());
-        Map<?, ?> doc = (Map<?, ?>) org.fabprobe.result.ResultJson.read(MultiPairReport.json(c).strip(), Map.class);
+        Map<?, ?> doc = Schemas.validated(MultiPairReport.json(c));
         assertNull(doc.get("model"));
         Map<?, ?> first = (Map<?, ?>) ((List<?>) doc.get("sizes")).getFirst();
         // 2k x n / T_b with k = 3

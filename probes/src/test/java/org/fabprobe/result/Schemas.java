@@ -67,6 +67,7 @@ public final class Schemas {
             case SignatureDocument.SCHEMA -> SignatureDocument.class;
             case CollectivesDocument.SCHEMA -> CollectivesDocument.class;
             case CompareDocument.SCHEMA -> CompareDocument.class;
+            case MultiPairDocument.SCHEMA -> MultiPairDocument.class;
             case ProvidersDocument.SCHEMA -> ProvidersDocument.class;
             case MatrixDocument.SCHEMA -> MatrixDocument.class;
             case AcceptDocument.SCHEMA -> AcceptDocument.class;

@@ -1,0 +1,40 @@
+package org.fabprobe.result;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import java.util.List;
+import java.util.Map;
+import org.fabprobe.clock.ClockFacts;
+
+/**
+ * Schema fabprobe.multipair/1: IMB PingPong in multi mode, k pairs at once, per size x the
+ * repetitions n(x), T_b(x) and the aggregated bandwidth b(x); for 2 pairs Hager and Wellein's
+ * model (chunk C, raw bandwidth B_r, latency T_1, each with one standard error), else null.
+ */
+public record MultiPairDocument(String schema, String tool, String command, String transport,
+                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
+                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds,
+                                int pairs, double timerOverheadNs, double jitWarmupMs, List<Size> sizes, Model model,
+                                List<String> notes) implements RunDocument {
+    public static final String SCHEMA = "fabprobe.multipair/1";
+
+    /**
+     * One size x: n(x) ping-pongs per pair and timed loop, the slowest pair's loop per sample
+     * ({@code sampleLoopNs}, min / median / max in {@code loopNs}), each pair's median loop, b(x);
+     * {@code modelBandwidthMbS} where the model was fitted to this size (absent elsewhere).
+     */
+    @JsonInclude(Include.NON_NULL)
+    public record Size(long sizeBytes, long repetitions, int samples, LoopNs loopNs, double[] sampleLoopNs,
+                       double[] pairLoopNs, double aggregatedBandwidthMbS, boolean fitted, Double modelBandwidthMbS) {}
+
+    /** The slowest pair's loop time over the samples, ns: T_b(x) is the median. */
+    public record LoopNs(double min, double median, double max) {}
+
+    /**
+     * The fit over {@code fromBytes .. toBytes}; {@code chunkErrBytes} null where C is only a bound
+     * ({@code chunkResolved} false: at the edge of the sizes).
+     */
+    public record Model(long fromBytes, long toBytes, int points, double chunkBytes, double chunkErrBytes,
+                        boolean chunkResolved, double rawBandwidthMbS, double rawBandwidthErrMbS, double t1Ns,
+                        double t1ErrNs, double rmsRelResidual, String errors) {}
+}
