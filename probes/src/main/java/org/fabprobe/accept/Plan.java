@@ -111,7 +111,8 @@ public final class Plan {
                 a.addAll(List.of("--peer", spec.peer()));
                 if (spec.secretFile() != null) a.addAll(List.of("--secret-file", spec.secretFile()));
             }
-            a.addAll(command.equals("matrix") ? List.of("--json", "-") : List.of("--json", "-", "--quiet")); // matrix has no progress line
+            // matrix has no progress line; multipair's runs recorded before it had --quiet match without it
+            a.addAll(command.equals("matrix") || command.equals("multipair") ? List.of("--json", "-") : List.of("--json", "-", "--quiet"));
             return List.copyOf(a);
         }
 
