@@ -78,8 +78,10 @@ class MpiEndToEndTest {
         for (Map<?, ?> set : MethodsOnSimTest.parameterSets(doc)) {
             // g is a fitted line's value at 1 B, which on shared memory's small steps is not yet
             // reliable (see the flags); the overheads are measured directly
+            // a blocking MPI_Send of a few bytes on vader costs ~20 ns, two clock reads' worth: after
+            // the read cost is taken off, a run can read 0 (clamped there), as one CI run did
             double os = MethodsOnSimTest.value(set, "o_s_ns");
-            assertTrue(os > 0 && os < 1e6, set::toString);
+            assertTrue(os >= 0 && os < 1e6, set::toString);
         }
     }
 
