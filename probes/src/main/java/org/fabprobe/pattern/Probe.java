@@ -52,7 +52,7 @@ public final class Probe {
         static final int FIELDS = 5;
     }
     /** 60 rounds of 200: every timed method called 12 000 times, past C2's invocation thresholds. */
-    private static final int WARMUP_ROUNDS = 60, MIN_WARMUP_ROUNDS = 10, QUIET_ROUNDS = 4;
+    private static final int WARMUP_ROUNDS = 60;
 
     private final Transport t;
     private final Await await;
@@ -294,9 +294,8 @@ public final class Probe {
     /**
      * Runs every probe untimed until the JIT has compiled both halves: until neither JVM has
      * finished a compilation for {@link JitWarmup#BATCH_NS} (longer than a C2 compile of a
-     * loop, so one still running then would have finished) and {@value #QUIET_ROUNDS} rounds
-     * (each variant twice), after {@value #MIN_WARMUP_ROUNDS} rounds at least (the invocation
-     * counters reach the C2 thresholds in those); at most {@value #WARMUP_ROUNDS} rounds or
+     * loop, so one still running then would have finished) and at least two rounds (each
+     * variant once) since the last one; at most {@value #WARMUP_ROUNDS} rounds or
      * {@code budgetNs} of wall time (slow transports get less warm-up, not a longer run).
      * A fixed 60 rounds took 0.65 s of a 0.9 s plogp on ofi:shm.
      *
@@ -323,8 +322,7 @@ public final class Probe {
                 compiled = compiledNow;
                 quietSince = now;
                 quietRounds = 0;
-            } else if (++quietRounds >= QUIET_ROUNDS && round + 1 >= MIN_WARMUP_ROUNDS
-                    && now - quietSince >= JitWarmup.BATCH_NS && JitWarmup.observable()) {
+            } else if (++quietRounds >= 2 && now - quietSince >= JitWarmup.BATCH_NS && JitWarmup.observable()) {
                 break;
             }
         }
