@@ -34,20 +34,46 @@ public final class CpuAffinity {
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.captureCallState("errno"));
     }
 
-    /** Pins the calling thread to {@code cpu}; IllegalArgumentException says why not. */
-    public static void pinCurrentThread(int cpu) {
+    /** A pinned thread's way back: closing it restores the CPUs the thread had before. */
+    public interface Pinned extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Pins the calling thread to {@code cpu}; IllegalArgumentException says why not. Close the
+     * result on the same thread when the timing is over: a thread left pinned passes its one CPU
+     * to every process it starts later (an accept run's next mirror, a test runner's children).
+     */
+    public static Pinned pinCurrentThread(int cpu) {
         if (cpu < 0 || cpu >= MAX_CPUS) {
             throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": not in 0-" + (MAX_CPUS - 1)
                     + ", the range of a cpu_set_t (allowed: " + cpuList(allowedCpus()) + ")");
         }
+        int[] before = allowedCpus();
+        int errno = setAffinity(new int[] {cpu});
+        if (errno != 0) {
+            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": " + strerror(errno)
+                    + " (allowed: " + cpuList(before) + ")");
+        }
+        Thread pinned = Thread.currentThread();
+        return () -> {
+            if (Thread.currentThread() != pinned) throw new IllegalStateException("unpinned from another thread");
+            setAffinity(before); // the CPUs it had a moment ago: only a CPU taken offline meanwhile fails, and then it stays
+        };
+    }
+
+    /** {@link #pinCurrentThread} for a CPU the user chose, or nothing to undo for -1 (unpinned). */
+    public static Pinned pinCurrentThreadIfChosen(int cpu) {
+        return cpu < 0 ? () -> {} : pinCurrentThread(cpu);
+    }
+
+    /** sched_setaffinity for the calling thread; 0 or errno. */
+    private static int setAffinity(int[] cpus) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(JAVA_LONG, MASK_WORDS);
-            mask.setAtIndex(JAVA_LONG, cpu / 64, 1L << (cpu % 64));
-            int errno = callOnThisThread(SET_AFFINITY, mask, arena);
-            if (errno != 0) {
-                throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": " + strerror(errno)
-                        + " (allowed: " + cpuList(allowedCpus()) + ")");
-            }
+            for (int cpu : cpus) mask.setAtIndex(JAVA_LONG, cpu / 64, mask.getAtIndex(JAVA_LONG, cpu / 64) | (1L << (cpu % 64)));
+            return callOnThisThread(SET_AFFINITY, mask, arena);
         }
     }
 

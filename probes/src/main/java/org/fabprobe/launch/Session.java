@@ -92,8 +92,8 @@ public final class Session {
     private static <R> R measure(Rendezvous rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
                                  Meeting meeting, java.util.function.Consumer<Facts> facts) {
         rv.sendSession(spec);
-        if (measureCpu >= 0) CpuAffinity.pinCurrentThread(measureCpu);
-        try (Transport t = open(rv, spec, node)) {
+        try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThreadIfChosen(measureCpu);
+             Transport t = open(rv, spec, node)) {
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);
@@ -127,9 +127,9 @@ public final class Session {
             if (!(e instanceof ControlChannel.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
             throw e;
         }
-        if (spec.mirrorCpu() >= 0) CpuAffinity.pinCurrentThread(spec.mirrorCpu());
         String node = sourceOverride != null ? sourceOverride : rv.localInterfaceAddress();
-        try (Transport t = open(rv, spec, node)) {
+        try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThreadIfChosen(spec.mirrorCpu());
+             Transport t = open(rv, spec, node)) {
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);

@@ -13,7 +13,14 @@ record CliRun(int exitCode, String out, String err) {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int[] cpus = org.fabprobe.launch.CpuAffinity.allowedCpus();
             int code = Main.run(args);
+            // a thread left pinned hands its one CPU to every process it starts: each later test's
+            // mirror would share that CPU with the other spinning side (a time slice per round trip)
+            if (!java.util.Arrays.equals(cpus, org.fabprobe.launch.CpuAffinity.allowedCpus())) {
+                throw new AssertionError("fabprobe " + String.join(" ", args) + " left the calling thread pinned to CPUs "
+                        + java.util.Arrays.toString(org.fabprobe.launch.CpuAffinity.allowedCpus()));
+            }
             return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);

@@ -13,12 +13,15 @@ class CpuAffinityTest {
         int[] allowed = CpuAffinity.allowedCpus();
         assertTrue(allowed.length >= 1);
         int target = allowed[allowed.length - 1];
-        int[][] seen = new int[1][];
+        int[][] seen = new int[2][];
         assertNull(onFreshThread(() -> {
-            CpuAffinity.pinCurrentThread(target);
-            seen[0] = CpuAffinity.allowedCpus();
+            try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThread(target)) {
+                seen[0] = CpuAffinity.allowedCpus();
+            }
+            seen[1] = CpuAffinity.allowedCpus();
         }));
         assertArrayEquals(new int[] {target}, seen[0]);
+        assertArrayEquals(allowed, seen[1], "closing gives the thread back the CPUs it had");
         assertArrayEquals(allowed, CpuAffinity.allowedCpus(), "only the pinned thread changed");
     }
 
