@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.HockneyFitter;
 import org.fabprobe.model.MedianCi;
@@ -70,7 +71,7 @@ final class PingPongCommand implements Callable<Integer> {
             Summary s = Statistics.summarize(halfRtt, halfRtt.length);
             medians[i] = s.median();
             points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i],
-                    MedianCi.of(halfRtt, halfRtt.length).ci95()));
+                    MedianCi.of(halfRtt, halfRtt.length, Clock.facts().resolutionNs()).ci95()));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));

@@ -158,7 +158,7 @@ public final class CollectivesMethod {
                 samples[count++] = repetition(op, n, System.nanoTime() - start >= s.timeCapNs());
                 capped |= max.getAtIndex(JAVA_DOUBLE, 1) > 0;
             }
-            Estimate median = MedianCi.of(samples, count);
+            Estimate median = MedianCi.of(samples, count, Clock.facts().resolutionNs());
             boolean converged = median.ci95() <= Math.max(s.relative() * Math.abs(median.value()), s.floorNs());
             if (converged || capped || count >= s.maxReps()) {
                 return new Point(op, n, Statistics.summarize(samples, count), median, converged,

@@ -2,6 +2,7 @@ package org.fabprobe.method;
 
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import org.fabprobe.clock.Clock;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.MedianCi;
 import org.fabprobe.model.Statistics;
@@ -98,7 +99,7 @@ public final class Sampler {
             boolean converged = true;
             Estimate[] medians = new Estimate[all.length];
             for (int s = 0; s < all.length; s++) {
-                medians[s] = MedianCi.of(all[s], count);
+                medians[s] = MedianCi.of(all[s], count, Clock.facts().resolutionNs());
                 converged &= medians[s].ci95() <= Math.max(relative * Math.abs(medians[s].value()), floorNs);
             }
             double wallNs = System.nanoTime() - start;
@@ -113,7 +114,7 @@ public final class Sampler {
         double wallMs = (System.nanoTime() - start) / 1e6;
         Sampled[] result = new Sampled[all.length];
         for (int s = 0; s < all.length; s++) {
-            result[s] = new Sampled(MedianCi.of(all[s], count), Statistics.summarize(all[s], count), converged, wallMs,
+            result[s] = new Sampled(MedianCi.of(all[s], count, Clock.facts().resolutionNs()), Statistics.summarize(all[s], count), converged, wallMs,
                     disturbedBatches, keptDisturbed);
         }
         return result;

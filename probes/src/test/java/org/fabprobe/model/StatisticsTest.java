@@ -64,4 +64,18 @@ class StatisticsTest {
         assertThrows(IllegalArgumentException.class, () -> Statistics.summarize(new double[0], 0));
         assertThrows(IllegalArgumentException.class, () -> Statistics.summarize(new double[2], 3));
     }
+
+    @Test
+    void theMediansIntervalIsNeverNarrowerThanOneClockTick() {
+        double[] ties = new double[300];
+        java.util.Arrays.fill(ties, 9549.19);
+        ties[0] = 9524.0;
+        ties[1] = 9619.0; // an emulator's loop: one tick count over and over, two strays
+        Estimate tight = MedianCi.of(ties, ties.length, 0.385);
+        assertEquals(9549.19, tight.value(), 1e-9);
+        assertEquals(0.385, tight.ci95(), 1e-12, "ties at the median are known to within a tick, not exactly");
+        double[] spread = new double[100];
+        for (int i = 0; i < spread.length; i++) spread[i] = 1000 + i;
+        assertTrue(MedianCi.of(spread, spread.length, 0.385).ci95() >= 9, "a real spread is kept");
+    }
 }
