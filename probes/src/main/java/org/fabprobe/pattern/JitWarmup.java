@@ -27,8 +27,13 @@ public final class JitWarmup {
 
     private JitWarmup() {}
 
+    /** Whether this JVM says when its compilers work ({@link #compileMs} moves). */
+    static boolean observable() {
+        return OBSERVABLE;
+    }
+
     /** Milliseconds this JVM's compilers have worked so far; moves whenever a compilation finishes. */
-    private static long compileMs() {
+    static long compileMs() {
         return OBSERVABLE ? JIT.getTotalCompilationTime() : 0;
     }
 
