@@ -19,9 +19,10 @@ find_jdk() {
 }
 
 # JVM flags for timing runs: FFM access; and no JVM activity that would preempt a spinning
-# measure or mirror on a small machine: serial GC (the loops allocate nothing), compilation
-# in the requesting thread (-Xbatch), no perf-data page updates, no periodic safepoints.
-FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"
+# measure or mirror on a small machine: serial GC (the loops allocate nothing), fabprobe's own
+# methods compiled in the requesting thread (not all, as -Xbatch would: that cost each JVM
+# ~0.55 s of start-up), no perf-data page updates, no periodic safepoints.
+FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false"
 
 # HotSpot owns SIGSEGV: keep libpsm/libpsm2 (linked into Debian's libfabric) from installing
 # backtrace handlers in their constructors (see org.fabprobe.bindings.NativeEnvironment).

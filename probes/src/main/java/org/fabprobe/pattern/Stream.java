@@ -17,7 +17,7 @@ import org.fabprobe.transport.Transport;
  * <p>Before the sizes, once, windows of 0-byte messages let the JIT compile the data path
  * (up to {@value #JIT_MESSAGES} messages, at most {@link #JIT_WARMUP_BUDGET_NS} ns): with
  * only the few warm-up windows of a large size, C1 and C2 compiled it during the first timed
- * windows, and a blocked thread (-Xbatch) doubled those windows' times.
+ * windows, and the thread blocked while they compiled (in the foreground) doubled those windows' times.
  */
 public final class Stream {
     static final int JIT_MESSAGES = 20_000;
