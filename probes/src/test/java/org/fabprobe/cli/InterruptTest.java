@@ -23,7 +23,7 @@ class InterruptTest {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             ProcessHandle mirror = awaitChild(measure.toHandle());
-            Thread.sleep(1000); // inside the timing loop by now
+            awaitTimingLoop(mirror); // a fixed second was not enough on a loaded CI machine
             measure.destroy(); // SIGTERM: what a batch system or `kill` sends; Ctrl-C takes the same path
             assertTrue(measure.waitFor(20, TimeUnit.SECONDS), "measure process did not stop");
             String out = Files.readString(log);
@@ -44,6 +44,32 @@ class InterruptTest {
             Thread.sleep(20);
         }
         throw new AssertionError("no mirror process appeared");
+    }
+
+    /**
+     * Waits until the mirror's session thread has spun for 0.3 s of CPU: the transport is open
+     * and both halves are in the timing loop (the thread's name is cut to 15 characters).
+     */
+    private static void awaitTimingLoop(ProcessHandle mirror) throws Exception {
+        Path tasks = Path.of("/proc", Long.toString(mirror.pid()), "task");
+        for (int i = 0; i < 3000; i++) {
+            try (var threads = Files.list(tasks)) {
+                for (Path task : threads.toList()) {
+                    try {
+                        if (!Files.readString(task.resolve("comm")).strip().equals("fabprobe-mirror")) continue;
+                        String stat = Files.readString(task.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        if (Long.parseLong(f[11]) + Long.parseLong(f[12]) >= 30) return; // utime + stime, 10 ms ticks
+                    } catch (java.io.IOException threadEnded) {
+                        // gone between the listing and the read
+                    }
+                }
+            } catch (java.io.IOException mirrorEnded) {
+                throw new AssertionError("the mirror ended before it measured");
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the mirror did not reach its timing loop within 60 s");
     }
 
     private static List<String> shmRegionsOf(long pid) throws java.io.IOException {
