@@ -135,17 +135,25 @@ public final class CollectivesMethod {
         }
         double jitMs = (System.nanoTime() - start) / 1e6;
 
+        // every rank decides when a size is done from the same numbers (the samples are maxima
+        // over the ranks), so the tick that floors the median's interval must be one for all:
+        // each rank's own clock resolution differs, and ranks that disagree deadlock
+        local.setAtIndex(JAVA_DOUBLE, 0, Clock.facts().resolutionNs());
+        local.setAtIndex(JAVA_DOUBLE, 1, 0);
+        mpi.allreduceMax(local, max, 2);
+        double resolutionNs = max.getAtIndex(JAVA_DOUBLE, 0);
+
         double[] samples = new double[s.maxReps()];
         List<Point> points = new ArrayList<>();
         for (Operation op : s.operations()) {
             for (long size : op.sizes(s.sizes())) {
-                points.add(measure(op, (int) size, s, samples));
+                points.add(measure(op, (int) size, s, samples, resolutionNs));
             }
         }
         return new Result(procs, transportFacts, readCostNs, jitMs, points);
     }
 
-    private Point measure(Operation op, int n, Settings s, double[] samples) {
+    private Point measure(Operation op, int n, Settings s, double[] samples, double resolutionNs) {
         for (int i = 0; i < s.warmup(); i++) {
             mpi.barrier();
             call(op, n);
@@ -158,7 +166,7 @@ public final class CollectivesMethod {
                 samples[count++] = repetition(op, n, System.nanoTime() - start >= s.timeCapNs());
                 capped |= max.getAtIndex(JAVA_DOUBLE, 1) > 0;
             }
-            Estimate median = MedianCi.of(samples, count, Clock.facts().resolutionNs());
+            Estimate median = MedianCi.of(samples, count, resolutionNs);
             boolean converged = median.ci95() <= Math.max(s.relative() * Math.abs(median.value()), s.floorNs());
             if (converged || capped || count >= s.maxReps()) {
                 return new Point(op, n, Statistics.summarize(samples, count), median, converged,
