@@ -3,6 +3,7 @@ package org.fabprobe.cli;
 import org.fabprobe.launch.MirrorServer;
 import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.launch.Session;
+import org.fabprobe.launch.Shutdown;
 import org.fabprobe.transport.mpi.MpiWorld;
 import org.fabprobe.transport.mpi.MpiSelection;
 
@@ -73,7 +74,10 @@ public final class Main {
 
     public static void main(String[] args) {
         NativeEnvironment.prepare(); // before any native library is loaded
-        System.exit(run(args));
+        int code = run(args);
+        System.out.flush();
+        Shutdown.finished(); // a signal's shutdown hook waits for this, not longer
+        System.exit(code);
     }
 
     /** Runs the command line and returns the exit code (tests call this directly). */

@@ -159,7 +159,8 @@ public final class ControlChannel implements AutoCloseable {
                     throw new FabprobeException(ExitCode.PEER_TIMEOUT, "no answer from " + peer + " on the control channel for "
                             + timeoutMs + " ms during " + phase + " (see --timeout)");
                 }
-                selector.select(left);
+                if (Shutdown.requested()) throw Shutdown.interrupted();
+                selector.select(Math.min(left, 100)); // and look at the Ctrl-C flag now and then
                 selector.selectedKeys().clear();
             }
         } catch (IOException e) {

@@ -40,6 +40,23 @@ public final class Leftovers {
         return removed;
     }
 
+    /**
+     * Removes this process's own files in /dev/shm: the last resort of a process that exits
+     * while a thread is still inside the transport library that would have removed them.
+     */
+    public static void removeMine() {
+        if (!Files.isDirectory(SHM)) return;
+        long me = ProcessHandle.current().pid();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, "fabprobe-*")) {
+            for (Path file : files) {
+                Matcher m = ShmNames.OURS.matcher(file.getFileName().toString());
+                if (m.matches() && Long.parseLong(m.group(1)) == me) Files.deleteIfExists(file);
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // clean-up is a courtesy: a later run removes what is left (removeDead)
+        }
+    }
+
     private static boolean ownedByMe(Path file) {
         try {
             Object uid = Files.getAttribute(file, "unix:uid");

@@ -72,7 +72,17 @@ final class LocalMirror extends Meeting {
             announced.completeExceptionally(new IllegalStateException("no address"));
         });
         try {
-            return announced.get(waitMs, TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + waitMs * 1_000_000L;
+            while (true) { // a JVM start-up is no reason to sit out a Ctrl-C
+                if (Shutdown.requested()) throw Shutdown.interrupted();
+                long left = Math.min((deadline - System.nanoTime()) / 1_000_000L, 100);
+                if (left <= 0) throw new TimeoutException();
+                try {
+                    return announced.get(left, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException notYet) {
+                    // look again
+                }
+            }
         } catch (ExecutionException e) {
             try {
                 process.waitFor(2, TimeUnit.SECONDS); // its output closed: it is on its way out
@@ -115,12 +125,15 @@ final class LocalMirror extends Meeting {
         return process.isAlive() ? "mirror process still running" : "mirror process exited with code " + process.exitValue();
     }
 
-    /** Waits for the mirror to finish by itself; kills it if it does not. */
+    /**
+     * Waits for the mirror to finish by itself; kills it if it does not, or at once after a
+     * signal (this side's transport is closed by now, so the mirror holds nothing of ours).
+     */
     @Override
     public void close() {
         if (process == null) return;
         try {
-            if (!process.waitFor(3, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(2, TimeUnit.SECONDS);
+            if (Shutdown.requested() || !process.waitFor(3, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();

@@ -103,6 +103,10 @@ public final class MirrorServer {
             while (onceResult.get() < 0) {
                 selector.select(200);
                 selector.selectedKeys().clear();
+                if (Shutdown.requested() && !busy.get()) { // a session in progress winds up first
+                    if (config.quiet()) return ExitCode.INTERRUPTED; // a local child: measure says it for both
+                    throw Shutdown.interrupted();
+                }
                 SocketChannel client = server.accept();
                 if (client == null) continue;
                 if (!busy.compareAndSet(false, true)) {
@@ -138,7 +142,7 @@ public final class MirrorServer {
             return new Outcome(false, ExitCode.PEER_TIMEOUT);
         }
         boolean authenticated = false;
-        try (channel; Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> {})) {
+        try (channel; Shutdown.Guard guard = Shutdown.guard(() -> {})) {
             TcpRendezvous rv = TcpRendezvous.accept(channel, config.secret());
             authenticated = true;
             log(who + ": authenticated; session starts");

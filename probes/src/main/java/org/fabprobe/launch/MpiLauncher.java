@@ -62,7 +62,7 @@ public final class MpiLauncher {
         }
         try {
             Process process = builder.start();
-            try (Shutdown.Guard guard = Shutdown.guard(Thread.currentThread(), () -> process.descendants().forEach(ProcessHandle::destroyForcibly))) {
+            try (Shutdown.Guard guard = Shutdown.guard(() -> process.descendants().forEach(ProcessHandle::destroyForcibly))) {
                 Relay relay = new Relay(out, err);
                 Thread o = relay(process.getInputStream(), relay::out);
                 Thread e = relay(process.getErrorStream(), relay::err);

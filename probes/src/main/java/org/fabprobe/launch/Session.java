@@ -46,9 +46,8 @@ public final class Session {
     public static <R> R run(PeerOptions peer, SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf,
                             java.util.function.Consumer<Facts> facts) {
         Leftovers.removeDead();
-        Thread worker = Thread.currentThread();
         try (Meeting meeting = Meeting.of(peer, spec);
-             Shutdown.Guard guard = Shutdown.guard(worker, meeting::abandon);
+             Shutdown.Guard guard = Shutdown.guard(meeting::abandon);
              Rendezvous rv = meet(meeting)) {
             switch (rv.role()) {
                 case MIRROR -> {
@@ -62,8 +61,7 @@ public final class Session {
                 String node = peer.sourceAddress() != null ? peer.sourceAddress() : rv.localInterfaceAddress();
                 return measure(rv, spec, node, measureCpu, measureHalf, meeting, facts);
             } catch (RuntimeException e) {
-                // on a signal the mirror is killed at once: whatever breaks next is a consequence
-                if (Shutdown.requested()) throw Shutdown.interrupted();
+                if (Shutdown.requested()) throw Shutdown.interrupted(); // the meeting's close ends the mirror
                 if (e instanceof ControlChannel.PeerFailure f) {
                     throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
                 }
@@ -100,7 +98,7 @@ public final class Session {
             facts.accept(new Facts(t.facts(), rv.peerHost(), meeting.describe(), node));
             rv.phase("the measurement");
             R result;
-            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the measure process", meeting::abandon)) {
+            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
                 result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
             } catch (TransportException e) {
                 throw explained(e, rv, meeting);
@@ -134,7 +132,7 @@ public final class Session {
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);
             rv.phase("the measurement");
-            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", onHang)) {
+            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", rv, onHang)) {
                 spec.schedule().mirrorHalf().run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
             } catch (TransportException e) {
                 throw explained(e, rv, null);

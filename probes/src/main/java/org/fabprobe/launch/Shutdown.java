@@ -1,15 +1,27 @@
 package org.fabprobe.launch;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 
 /**
- * Ctrl-C without crashes: the JVM's shutdown hook only raises a flag; the thread in the
- * timing loop sees it (see pattern.Await), unwinds and closes every native resource, and
- * the hook waits for that before the JVM halts.
+ * Ctrl-C and SIGTERM without crashes or leftovers: the JVM's shutdown hook raises a flag;
+ * the thread in the timing loop (pattern.Await) or on the control channel sees it, closes
+ * its transport while the peer still runs, ends what it started and reports "interrupted".
+ * The hook waits for that report ({@link #finished}), not longer.
+ *
+ * <p>Only if the command has not finished after {@value #GRACE_MS} ms does the hook end what
+ * this process owns itself (a mirror child, the launcher's ranks); killing them first had
+ * left the timing thread inside the shm provider waiting on a peer that died mid-message, so
+ * that the JVM gave up silently. If even that does not free it, the hook says so in one line,
+ * removes this process's shared-memory files and exits.
  */
 public final class Shutdown {
+    private static final long GRACE_MS = 1000, AFTER_KILL_MS = 3000;
     private static volatile boolean requested;
+    /** Counted down by the main thread once the command's output or its error line is written. */
+    private static final CountDownLatch FINISHED = new CountDownLatch(1);
 
     private Shutdown() {}
 
@@ -21,39 +33,58 @@ public final class Shutdown {
         return new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
     }
 
+    /** The process has said all it will say: a pending shutdown need not wait any longer. */
+    public static void finished() {
+        FINISHED.countDown();
+    }
+
     /**
-     * Guards the native resources {@code worker} holds until {@link Guard#close()}:
-     * on a signal, {@code onSignal} runs and the JVM waits for the worker to release them.
+     * Guards native resources or child processes until {@link Guard#close()}: on a signal,
+     * {@code endOwned} ends what this process started if the command does not wind up by itself.
      */
-    public static Guard guard(Thread worker, Runnable onSignal) {
-        Guard guard = new Guard(worker, onSignal);
-        Runtime.getRuntime().addShutdownHook(guard.hook);
+    public static Guard guard(Runnable endOwned) {
+        if (requested) throw interrupted();
+        Guard guard = new Guard(endOwned);
+        try {
+            Runtime.getRuntime().addShutdownHook(guard.hook);
+        } catch (IllegalStateException shuttingDown) {
+            throw interrupted();
+        }
         return guard;
+    }
+
+    private static boolean awaitFinished(long ms) {
+        try {
+            return FINISHED.await(ms, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
     }
 
     public static final class Guard implements AutoCloseable {
         private final Thread hook;
-        private volatile boolean released;
 
-        private Guard(Thread worker, Runnable onSignal) {
+        private Guard(Runnable endOwned) {
             hook = new Thread(() -> {
                 requested = true;
-                onSignal.run();
-                try {
-                    if (!released) worker.join(3000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                if (awaitFinished(GRACE_MS)) return;
+                endOwned.run();
+                if (awaitFinished(AFTER_KILL_MS)) return;
+                System.err.println("fabprobe: interrupted; the transport library did not return within "
+                        + (GRACE_MS + AFTER_KILL_MS) / 1000 + " s (its peer died inside it), exiting without closing it");
+                Leftovers.removeMine();
+                System.err.flush();
+                Watchdog.exitNow(ExitCode.INTERRUPTED); // a thread stuck in a critical downcall never lets the JVM halt
             }, "fabprobe-shutdown");
         }
 
         @Override
         public void close() {
-            released = true;
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
-                // the hook is already running; `released` tells it not to wait
+                // the hook is already running: it waits for the command's report
             }
         }
     }

@@ -27,18 +27,21 @@ public final class Watchdog implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private Watchdog(long limitMs, String what, Runnable beforeHalt) {
-        thread = new Thread(() -> watch(limitMs, what, beforeHalt), "fabprobe-watchdog");
+    private Watchdog(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+        thread = new Thread(() -> watch(limitMs, what, rv, beforeHalt), "fabprobe-watchdog");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** Watches the timing loop until closed; {@code limitMs} without any Await activity is a hang. */
-    public static Watchdog start(long limitMs, String what, Runnable beforeHalt) {
-        return new Watchdog(limitMs, what, beforeHalt);
+    /**
+     * Watches the timing loop until closed; {@code limitMs} without any Await activity is a hang.
+     * {@code what} names this side ("the mirror process"), {@code rv} tells whether the peer is gone.
+     */
+    public static Watchdog start(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+        return new Watchdog(limitMs, what, rv, beforeHalt);
     }
 
-    private void watch(long limitMs, String what, Runnable beforeHalt) {
+    private void watch(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
         long seen = Await.activity();
         long since = System.nanoTime();
         while (!closed) {
@@ -52,14 +55,27 @@ public final class Watchdog implements AutoCloseable {
                 seen = now;
                 since = System.nanoTime();
             } else if (!closed && !Shutdown.requested() && (System.nanoTime() - since) / 1_000_000 > limitMs) {
-                System.err.println("fabprobe: " + what + " stuck inside the transport library for " + limitMs
-                        + " ms (peer dead or stopped, or died holding a shared lock); giving up");
+                System.err.println("fabprobe: " + hang(limitMs, what, rv));
                 beforeHalt.run();
                 Leftovers.removeDead();
                 System.err.flush();
                 exitNow(ExitCode.PEER_TIMEOUT);
             }
         }
+    }
+
+    /**
+     * Whose fault, in words. The timing thread has not moved for longer than any control-channel
+     * wait may last, so asking the channel (which reads from it) cannot steal that thread's data.
+     */
+    private static String hang(long limitMs, String what, Rendezvous rv) {
+        if (rv.peerGone()) {
+            return rv.peer() + " went away during the measurement, leaving " + what
+                    + " stuck inside the transport library (the peer died mid-message or holding a shared lock); gave up after "
+                    + limitMs + " ms";
+        }
+        return what + " stuck inside the transport library for " + limitMs
+                + " ms (peer dead or stopped, or died holding a shared lock); giving up";
     }
 
     @Override
@@ -75,7 +91,8 @@ public final class Watchdog implements AutoCloseable {
                 .orElse(null);
     }
 
-    private static void exitNow(int code) {
+    /** Ends the process at once with {@code code}, even while a thread is inside a critical downcall. */
+    static void exitNow(int code) {
         if (EXIT != null) {
             try {
                 EXIT.invokeExact(code);
