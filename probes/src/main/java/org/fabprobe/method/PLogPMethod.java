@@ -32,6 +32,13 @@ import org.fabprobe.pattern.Probe;
  * <p>Every quantity is sampled until its median is known within the sampler's target. The
  * validation mode also measures g(m) by saturation for every size and reports the time each
  * way took (the paper's Table 2).
+ *
+ * <p><b>Drift.</b> g(m) = RTT(m) - RTT(0) + g(0) compares sizes measured at different times,
+ * so it is only right while the host runs at one speed. On a virtual machine it may not: the
+ * hypervisor's placement of the two CPUs moved the 0 B round trip on ofi:shm between 0.6 and
+ * 1.6 us within one run, and sizes measured in the slow spell read as protocol steps. After
+ * every size the 0 B round trip is measured again (a few ms); a size with a sentinel that left
+ * the run's RTT(0) before or after it is measured again, and noted and flagged if it stays so.
  */
 public final class PLogPMethod {
     /** Kielmann's epsilon for the saturation criteria. */
@@ -44,6 +51,14 @@ public final class PLogPMethod {
     /** ...and at least this much absolute difference, ns (noise of a few clock reads). */
     private static final double MATCH_FLOOR_NS = 50;
     private static final int MAX_ADDED_SIZES = 24;
+    /** The 0 B round trip has drifted when it moves by more than this fraction of the run's... */
+    private static final double DRIFT_RELATIVE = 0.25;
+    /** ...and by more than this, ns, and than twice the two medians' combined uncertainty. */
+    private static final double DRIFT_FLOOR_NS = 30;
+    /** Sizes measured again because of drift, per size and per run (a bound on the time spent). */
+    private static final int DRIFT_RETRIES_PER_SIZE = 2, DRIFT_RETRIES_PER_RUN = 12;
+    /** How notes about drifted sizes start; the reports raise a flag for them. */
+    public static final String DRIFT_NOTE = "drift: ";
 
     /**
      * @param sizes          the initial sizes (0 and powers of two, say), increasing
@@ -70,6 +85,10 @@ public final class PLogPMethod {
     private final Probe probe;
     private final Sampler sampler;
     private final Steps steps;
+    /** The last 0 B round trip measured as a sentinel, the notes on drift, and the retries so far. */
+    private Sampled lastSentinel;
+    private final List<String> driftNotes = new ArrayList<>();
+    private int driftRetries;
 
     public PLogPMethod(Probe probe, Sampler sampler) {
         this(probe, sampler, Steps.NONE);
@@ -90,6 +109,7 @@ public final class PLogPMethod {
         Saturation gap0 = saturate(0, zero.rtt());
         long t1 = System.nanoTime();
         zero = withGap(zero, zero.rtt(), gap0);
+        lastSentinel = zero.rtt();
 
         List<SizeParams> sizes = new ArrayList<>();
         sizes.add(zero);
@@ -139,6 +159,11 @@ public final class PLogPMethod {
             }
         }
         notes.addAll(poorFits(sizes));
+        notes.addAll(driftNotes);
+        if (driftRetries > 0) {
+            notes.add(driftRetries + " sizes measured again because the 0 B round trip had moved meanwhile (the host"
+                    + " changed speed during the run)");
+        }
         if (!gap0.saturated()) notes.add("g(0): saturation criteria not met at " + gap0.messages() + " messages");
         addIfPresent(notes, Sampler.disturbedNote("g(0) train", gap0.rttN()));
         for (SizeParams p : sizes) {
@@ -190,7 +215,28 @@ public final class PLogPMethod {
             case "interval halved" -> "o_s, o_r, g(m), interval halved at";
             default -> "o_s, o_r, g(m) at";
         }, m);
-        return withGap(measureRoundTrips(m, origin), rtt0, gap0);
+        for (int attempt = 0; ; attempt++) {
+            Sampled before = lastSentinel;
+            SizeParams p = withGap(measureRoundTrips(m, origin), rtt0, gap0);
+            lastSentinel = sampler.sampleOne(reps -> probe.roundTrip(0, 0, reps).rttNs());
+            Sampled off = drifted(before, rtt0) ? before : drifted(lastSentinel, rtt0) ? lastSentinel : null;
+            if (off == null) return p;
+            if (attempt == DRIFT_RETRIES_PER_SIZE || driftRetries == DRIFT_RETRIES_PER_RUN) {
+                driftNotes.add(String.format(java.util.Locale.ROOT, "%ssize %d B measured while the 0 B round trip read"
+                        + " %.0f ns instead of the run's %.0f ns (the host changed speed: other work, CPU frequency, or"
+                        + " the hypervisor's placement of the CPUs); its g(m) and the ranges around it may be artefacts",
+                        DRIFT_NOTE, m, off.value(), rtt0.value()));
+                return p;
+            }
+            driftRetries++;
+        }
+    }
+
+    /** True when {@code sentinel} is clearly not the run's 0 B round trip any more. */
+    static boolean drifted(Sampled sentinel, Sampled rtt0) {
+        double difference = Math.abs(sentinel.value() - rtt0.value());
+        double uncertainty = Math.hypot(sentinel.median().ci95(), rtt0.median().ci95());
+        return difference > Math.max(DRIFT_RELATIVE * rtt0.value(), Math.max(DRIFT_FLOOR_NS, 2 * uncertainty));
     }
 
     /** g(m) = RTT(m) - RTT(0) + g(0). */

@@ -233,6 +233,11 @@ public final class MethodReport {
         }
         long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
         if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
+        long drifted = notes.stream().filter(n -> n.startsWith(PLogPMethod.DRIFT_NOTE)).count();
+        if (drifted > 0) {
+            flags.add("DRIFT: " + drifted + " sizes measured while the host ran at another speed (see notes): ranges and"
+                    + " G may be artefacts");
+        }
         long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
         if (disturbed > 0) {
             flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");

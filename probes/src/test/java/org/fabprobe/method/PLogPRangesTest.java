@@ -111,4 +111,19 @@ class PLogPRangesTest {
         List<SizeParams> straight = sweep(sizes, m -> 100, m -> 50 + 0.5 * m);
         assertEquals(List.of(), PLogPMethod.poorFits(straight));
     }
+
+    private static Sampled median(double v, double ci95) {
+        return new Sampled(new Estimate(v, ci95), Statistics.summarize(new double[] {v}, 1), true, 0, 0, false);
+    }
+
+    /** The drift sentinel: the 0 B round trip moved by more than a quarter and its uncertainty, not noise. */
+    @Test
+    void driftIsAMoveBeyondAQuarterAndTheUncertainty() {
+        Sampled run = median(600, 10);
+        assertFalse(PLogPMethod.drifted(median(640, 10), run), "7 %: noise");
+        assertTrue(PLogPMethod.drifted(median(1600, 10), run), "the VM's slow placement of the CPUs");
+        assertTrue(PLogPMethod.drifted(median(420, 10), run), "faster counts too");
+        assertFalse(PLogPMethod.drifted(median(800, 150), run), "33 % but within twice the combined interval");
+        assertFalse(PLogPMethod.drifted(median(125, 1), median(100, 1)), "25 ns: below the floor");
+    }
 }
