@@ -121,7 +121,7 @@ class MatrixEndToEndTest {
     @Test
     void javaCallersGetTheDocumentInLocalModeAndParallelRoundsWork() throws Exception {
         var settings = new MatrixMethod.Settings(MatrixMethod.Mode.PARALLEL, 8, 100, 64 << 10, 10, 20, 2, 1000,
-                30_000_000_000L, 1);
+                30_000_000_000L, 1, null);
         var doc = MatrixCommand.measure(new MatrixCommand.Request("ofi:shm", settings, 5, 1.25, 3)).orElseThrow();
         assertEquals(MatrixDocument.SCHEMA, doc.schema());
         assertEquals("parallel", doc.mode());
