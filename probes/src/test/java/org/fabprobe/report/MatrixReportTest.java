@@ -118,9 +118,10 @@ class MatrixReportTest {
 
         List<String> csv = MatrixReport.csv(d).lines().toList();
         assertEquals(1 + 15, csv.size());
-        assertEquals("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,missed_deadlines,disturbed,attempts",
-                csv.getFirst());
-        for (String row : csv.subList(1, csv.size())) assertEquals(13, row.split(",").length, row);
+        assertEquals("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,missed_deadlines,disturbed,attempts,"
+                + "loggp_from_bytes,loggp_to_bytes,loggp_latency_ns,loggp_send_overhead_ns,loggp_recv_overhead_ns,loggp_gap_ns,"
+                + "loggp_gap_per_byte_ns,loggp_flags", csv.getFirst());
+        for (String row : csv.subList(1, csv.size())) assertEquals(21, row.split(",", -1).length, row);
 
         String table = MatrixReport.table(d);
         assertTrue(table.contains("pair 1-3"), table);
