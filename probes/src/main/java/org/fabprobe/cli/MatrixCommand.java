@@ -82,6 +82,15 @@ public final class MatrixCommand implements Callable<Integer> {
             description = "Untimed round trips of each rank's first pair (the JIT compiles the loop). Default: ${DEFAULT-VALUE}")
     int jitWarmup;
 
+    @Option(names = "--method", defaultValue = "pingpong",
+            description = "pingpong: per pair the latency and bandwidth ping-pongs; plogp: also Kielmann's pLogP method"
+                    + " over --plogp-sizes, and the LogGP set of the first size range. Default: ${DEFAULT-VALUE}")
+    String method;
+
+    @Option(names = "--plogp-sizes", defaultValue = "0..16K",
+            description = "With --method plogp: the sizes of every pair's pLogP run (no adaptive growth). Default: ${DEFAULT-VALUE}")
+    String plogpSizes;
+
     @Option(names = "--retries", defaultValue = "2",
             description = "Passes that measure disturbed pairs again, one at a time (sim: the emulator missed deadlines). Default: ${DEFAULT-VALUE}")
     int retries;
@@ -190,7 +199,13 @@ public final class MatrixCommand implements Callable<Integer> {
         }
         if (!(outlierK > 0) || !(outlierRatio >= 1)) throw new IllegalArgumentException("--outlier-k must be > 0 and --outlier-ratio >= 1");
         long timeoutNs = Durations.parse(timeout).toNanos();
-        var settings = new MatrixMethod.Settings(m, latency, reps, bandwidth, bandwidthReps, warmup, bandwidthWarmup, jitWarmup, timeoutNs, retries);
+        long[] loggpSizes = switch (method) {
+            case "pingpong" -> null;
+            case "plogp" -> SizeList.parse(plogpSizes);
+            default -> throw new IllegalArgumentException("--method must be pingpong or plogp, not '" + method + "'");
+        };
+        var settings = new MatrixMethod.Settings(m, latency, reps, bandwidth, bandwidthReps, warmup, bandwidthWarmup, jitWarmup, timeoutNs,
+                retries, loggpSizes);
         return new Request(transport, settings, outlierK, outlierRatio, ranks == null ? 4 : ranks);
     }
 
@@ -214,7 +229,7 @@ public final class MatrixCommand implements Callable<Integer> {
         Launcher launcher = Launcher.detect();
         MpiWorld world = overMpi ? MpiWorld.open(name) : MpiWorld.bootstrap(launcher.mpi()); // left at the end of the run (cli.Main)
         if (world.size() < 2) throw new FabprobeException(ExitCode.USAGE, "matrix needs at least 2 ranks, not " + world.size());
-        var options = new TransportOptions(s.largestBytes(), 4, Duration.ofNanos(s.timeoutNs()), "", world.rank(), world.size() - 1);
+        var options = new TransportOptions(s.largestBytes(), s.depth(), Duration.ofNanos(s.timeoutNs()), "", world.rank(), world.size() - 1);
         Transport t = openEverywhere(name, world, options);
         if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
         MatrixMethod.Result result;
@@ -312,6 +327,8 @@ public final class MatrixCommand implements Callable<Integer> {
                 "--bandwidth-reps", Integer.toString(s.bandwidthReps()), "--warmup", Integer.toString(s.warmup()),
                 "--bandwidth-warmup", Integer.toString(s.bandwidthWarmup()), "--jit-warmup", Integer.toString(s.jitRounds()),
                 "--outlier-k", Double.toString(r.outlierK()), "--outlier-ratio", Double.toString(r.outlierRatio()),
-                "--timeout", (s.timeoutNs() / 1_000_000) + "ms", "--retries", Integer.toString(s.retries()));
+                "--timeout", (s.timeoutNs() / 1_000_000) + "ms", "--retries", Integer.toString(s.retries()),
+                "--method", s.loggpSizes() == null ? "pingpong" : "plogp", "--plogp-sizes", s.loggpSizes() == null ? "0..16K"
+                        : java.util.Arrays.stream(s.loggpSizes()).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(",")));
     }
 }

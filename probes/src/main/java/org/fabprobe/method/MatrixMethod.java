@@ -6,9 +6,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.model.ParameterSet;
 import org.fabprobe.pattern.Await;
+import org.fabprobe.pattern.Control;
 import org.fabprobe.pattern.Disturbances;
 import org.fabprobe.pattern.PingPong;
+import org.fabprobe.pattern.Probe;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.mpi.ControlPlane;
 
@@ -36,6 +39,11 @@ import org.fabprobe.transport.mpi.ControlPlane;
  * {@code jitRounds} untimed round trips more (in calls of two, so HotSpot compiles the loop by
  * call count), and both ranks of a pair know from the schedule when that is.
  *
+ * <p>With {@code loggpSizes} each pair also runs Kielmann's pLogP method ({@link PLogPMethod})
+ * over those sizes after its ping-pongs, and reports the LogGP set of its first size range
+ * (Table 1). Its batches are announced over MPI between the pair's two ranks, between timed
+ * sections only, as in any MPI-level run of the method.
+ *
  * <p>Rank 0 holds one small record per pair (memory linear in the pairs); every other rank
  * holds only the n addresses.
  */
@@ -59,17 +67,25 @@ public final class MatrixMethod {
      * @param jitRounds      untimed round trips of each rank's first pair (the JIT warm-up)
      * @param timeoutNs      longest wait for the partner within a pair
      * @param retries        passes that measure the disturbed pairs again, one at a time
+     * @param loggpSizes     the pLogP sizes of every pair (0 and powers of two, say); null: ping-pong only
      */
     public record Settings(Mode mode, long latencyBytes, int latencyReps, long bandwidthBytes, int bandwidthReps,
-                           int warmup, int bandwidthWarmup, int jitRounds, long timeoutNs, int retries) {
+                           int warmup, int bandwidthWarmup, int jitRounds, long timeoutNs, int retries, long[] loggpSizes) {
         public Settings {
             if (retries < 0) throw new IllegalArgumentException("retries must be >= 0");
             if (latencyReps < 1 || bandwidthReps < 1) throw new IllegalArgumentException("repetitions must be >= 1");
             if (warmup < 0 || bandwidthWarmup < 0 || jitRounds < 0) throw new IllegalArgumentException("warm-ups must be >= 0");
         }
 
+        /** Operations a pair keeps outstanding: pLogP's trains need more than the ping-pongs. */
+        public int depth() {
+            return loggpSizes == null ? 4 : PROBE_DEPTH;
+        }
+
         public long largestBytes() {
-            return Math.max(latencyBytes, bandwidthBytes);
+            long largest = Math.max(latencyBytes, bandwidthBytes);
+            if (loggpSizes != null) for (long m : loggpSizes) largest = Math.max(largest, m);
+            return largest;
         }
     }
 
@@ -84,19 +100,52 @@ public final class MatrixMethod {
      *                     switches and the emulator's missed deadlines ({@link Disturbances})
      * @param disturbed    more disturbances than {@value #DISTURBED_FRACTION} per timed round trip
      * @param attempts     1, plus the times the pair was measured again because it was disturbed
+     * @param loggp        the LogGP set of the pair's first pLogP size range, or null (ping-pong only)
      */
     public record Pair(int a, int b, int round, double latencyNs, double latencyMinNs, double bandwidthMBs, double pairMs,
-                       long missed, boolean disturbed, int attempts) {
-        static final int VALUES = 8;
+                       long missed, boolean disturbed, int attempts, LogGP loggp) {
+        static final int VALUES = 8 + LogGP.VALUES;
 
         double[] encode(long ownMissed) {
-            return new double[] {a, b, round, latencyNs, latencyMinNs, bandwidthMBs, pairMs, ownMissed};
+            double[] v = Arrays.copyOf(new double[] {a, b, round, latencyNs, latencyMinNs, bandwidthMBs, pairMs, ownMissed}, VALUES);
+            LogGP.encode(loggp, v, 8);
+            return v;
         }
 
         static Pair decode(double[] v, long mirrorMissed, int timedRoundTrips, int attempts) {
             long missed = (long) v[7] + mirrorMissed;
             return new Pair((int) v[0], (int) v[1], (int) v[2], v[3], v[4], v[5], v[6], missed,
-                    missed > DISTURBED_FRACTION * timedRoundTrips, attempts);
+                    missed > DISTURBED_FRACTION * timedRoundTrips, attempts, LogGP.decode(v, 8));
+        }
+
+        Pair again(Pair measured) {
+            return new Pair(measured.a, measured.b, measured.round, measured.latencyNs, measured.latencyMinNs,
+                    measured.bandwidthMBs, measured.pairMs, measured.missed, measured.disturbed, attempts, measured.loggp);
+        }
+    }
+
+    /**
+     * One pair's LogGP parameters (Table 1 of pLogP) over its first size range, ns and ns/B;
+     * {@code flags} counts what the method flagged (inconsistent, absurd, drift, disturbed, poor fit).
+     */
+    public record LogGP(long fromBytes, long toBytes, double latencyNs, double sendOverheadNs, double recvOverheadNs,
+                        double gapNs, double gapPerByteNs, int flags) {
+        static final int VALUES = 8;
+
+        static void encode(LogGP p, double[] v, int at) {
+            if (p == null) {
+                Arrays.fill(v, at, at + VALUES, Double.NaN);
+                return;
+            }
+            double[] mine = {p.fromBytes, p.toBytes, p.latencyNs, p.sendOverheadNs, p.recvOverheadNs, p.gapNs,
+                    p.gapPerByteNs, p.flags};
+            System.arraycopy(mine, 0, v, at, VALUES);
+        }
+
+        static LogGP decode(double[] v, int at) {
+            if (Double.isNaN(v[at])) return null;
+            return new LogGP((long) v[at], (long) v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5], v[at + 6],
+                    (int) v[at + 7]);
         }
     }
 
@@ -121,8 +170,14 @@ public final class MatrixMethod {
         }
     }
 
-    /** Control-plane channels: GO (round, a, b), the lower rank's figures, the higher rank's missed deadlines, retry counts. */
-    private static final int GO = 1, FIGURES = 2, MIRROR = 3, RETRIES = 4;
+    /**
+     * Control-plane channels: GO (round, a, b), the lower rank's figures, the higher rank's
+     * missed deadlines, retry counts, and the pLogP batches within a pair.
+     */
+    private static final int GO = 1, FIGURES = 2, MIRROR = 3, RETRIES = 4, PROBE = 5;
+    /** pLogP per pair: outstanding operations, and the JIT warm-up's wall-time budget (first pair of each rank). */
+    private static final int PROBE_DEPTH = 64;
+    private static final double PROBE_WARMUP_BUDGET_NS = 1.5e9;
     private static final int JIT_CHUNK = 2;
 
     private final Transport transport;
@@ -267,8 +322,7 @@ public final class MatrixMethod {
                 Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
                 // preemption only adds time: of two disturbed attempts the less disturbed one holds
                 Pair kept = again.disturbed() && old.missed() < again.missed() ? old : again;
-                pairs.set(i, new Pair(kept.a(), kept.b(), kept.round(), kept.latencyNs(), kept.latencyMinNs(), kept.bandwidthMBs(),
-                        kept.pairMs(), kept.missed(), kept.disturbed(), again.attempts()));
+                pairs.set(i, again.again(kept));
             }
         }
         for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
@@ -304,13 +358,55 @@ public final class MatrixMethod {
             PingPong.mirrorRounds(transport, await, settings.latencyBytes(), latencyRounds, calls);
             PingPong.mirrorRounds(transport, await, settings.bandwidthBytes(), bandwidthRounds, calls);
         }
-        double pairMs = Clock.toNs(Clock.now() - start) / 1e6;
         long missed = Disturbances.of(transport) - missedBefore;
+        LogGP loggp = null;
+        if (settings.loggpSizes() != null) {
+            boolean firstPair = jitAllowed && (round == RoundRobin.firstRound(n, rank) || round == RoundRobin.firstRound(n, partner));
+            loggp = pLogP(partner, await, measure, firstPair);
+        }
+        double pairMs = Clock.toNs(Clock.now() - start) / 1e6;
         if (!measure) return new double[] {missed};
         double[] latency = halfRoundTripsNs(latencyTicks);
         double bandwidthHalfRtt = median(halfRoundTripsNs(bandwidthTicks));
         return new Pair(rank, partner, round, median(latency), latency[0], settings.bandwidthBytes() / bandwidthHalfRtt * 1e3,
-                pairMs, missed, false, 1).encode(missed);
+                pairMs, missed, false, 1, loggp).encode(missed);
+    }
+
+    /** The pair's pLogP run: the lower rank measures (and returns the first range's LogGP set), the higher mirrors. */
+    private LogGP pLogP(int partner, Await await, boolean measure, boolean warmUp) {
+        Control pair = new PairControl(control, partner);
+        Probe probe = new Probe(transport, await, pair, PROBE_DEPTH, calls);
+        if (!measure) {
+            Probe.mirror(transport, await, pair, PROBE_DEPTH, calls);
+            return null;
+        }
+        if (warmUp) probe.warmUp(PROBE_WARMUP_BUDGET_NS, settings.largestBytes());
+        Sampler sampler = new Sampler(Sampler.DEFAULT_RELATIVE, Sampler.DEFAULT_FLOOR_NS, 20, 4, 1000, 100e6);
+        PLogPMethod.Result r = new PLogPMethod(probe, sampler).run(new PLogPMethod.Settings(settings.loggpSizes(), 0, false));
+        probe.end();
+        ParameterSet first = r.loggp().getFirst();
+        double rttNs = r.sizes().getFirst().rtt().value();
+        int flags = org.fabprobe.report.MethodReport.flags(r.loggp(), r.notes(), rttNs).size();
+        return new LogGP(first.fromBytes(), first.toBytes(), first.latency().value(), first.sendOverhead().value(),
+                first.recvOverhead().value(), first.gap().value(), first.gapPerByte().value(), flags);
+    }
+
+    /** The pLogP control messages of one pair over MPI: values are longs, sent as doubles (exact below 2^53). */
+    private record PairControl(ControlPlane control, int partner) implements Control {
+        @Override
+        public void sendAll(String name, long... values) {
+            double[] v = new double[values.length];
+            for (int i = 0; i < v.length; i++) v[i] = values[i];
+            control.send(partner, PROBE, v);
+        }
+
+        @Override
+        public long[] receiveAll(String name, int count) {
+            double[] v = control.receive(partner, PROBE, count);
+            long[] out = new long[count];
+            for (int i = 0; i < count; i++) out[i] = (long) v[i];
+            return out;
+        }
     }
 
     /** Half of each round trip, in ns, sorted. */

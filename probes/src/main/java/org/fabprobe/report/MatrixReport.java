@@ -45,7 +45,7 @@ public final class MatrixReport {
         for (MatrixMethod.Pair p : measured) {
             String ha = hosts.get(p.a()), hb = hosts.get(p.b());
             pairs.add(new Pair(p.a(), p.b(), ha, hb, ha.equals(hb), p.round(), p.latencyNs(), p.latencyMinNs(),
-                    p.bandwidthMBs(), p.pairMs(), p.missed(), p.disturbed(), p.attempts()));
+                    p.bandwidthMBs(), p.pairMs(), p.missed(), p.disturbed(), p.attempts(), logGP(p.loggp())));
         }
         List<Outlier> outliers = new ArrayList<>();
         List<Group> perRank = perRank(n, pairs);
@@ -89,6 +89,11 @@ public final class MatrixReport {
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds,
                 r.settings().mode().label(), n, RoundRobin.rounds(n), r.settings().latencyBytes(), r.settings().bandwidthBytes(),
                 hosts, pairs, perRank, perHost, summary, rule, outliers, timing, estimates, List.copyOf(notes));
+    }
+
+    private static MatrixDocument.LogGP logGP(MatrixMethod.LogGP p) {
+        return p == null ? null : new MatrixDocument.LogGP(p.fromBytes(), p.toBytes(), p.latencyNs(), p.sendOverheadNs(),
+                p.recvOverheadNs(), p.gapNs(), p.gapPerByteNs(), p.flags());
     }
 
     private static int count(List<Outlier> outliers, String kind) {
@@ -214,6 +219,7 @@ public final class MatrixReport {
                     "worst µs", "bandwidth MB/s", "worst MB/s"));
             for (Group g : d.perRank()) group(b, g);
         }
+        if (d.pairs().stream().anyMatch(p -> p.loggp() != null)) logGPTable(b, d);
         Summary s = d.summary();
         b.append(String.format(Locale.ROOT, "all pairs: latency median %.2f µs (MAD %.3f), worst %.2f µs = %.2f x median;"
                         + " bandwidth median %.0f MB/s (MAD %.0f), worst %.0f MB/s = median / %.2f%n", s.latencyMedianNs() / 1e3,
@@ -245,6 +251,42 @@ public final class MatrixReport {
         for (String note : d.notes()) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", d.wallSeconds()));
         return b.toString();
+    }
+
+    /** --method plogp: every pair's LogGP set (first size range), then the median and spread over the pairs. */
+    private static void logGPTable(StringBuilder b, MatrixDocument d) {
+        b.append("LogGP per pair (pLogP, Table 1, first size range), µs and ns/B:\n");
+        String header = String.format(Locale.ROOT, "%-9s %-16s %9s %9s %9s %9s %9s %6s%n", "pair", "range", "L", "o_s", "o_r", "g",
+                "G", "flags");
+        b.append(header);
+        List<double[]> all = new ArrayList<>();
+        for (Pair p : d.pairs()) {
+            MatrixDocument.LogGP l = p.loggp();
+            if (l == null) continue;
+            double[] v = {l.latencyNs() / 1e3, l.sendOverheadNs() / 1e3, l.recvOverheadNs() / 1e3, l.gapNs() / 1e3, l.gapPerByteNs()};
+            all.add(v);
+            if (d.ranks() <= PRINTED_RANKS) {
+                b.append(String.format(Locale.ROOT, "%-9s %-16s %9.3f %9.3f %9.3f %9.3f %9.4f %6d%n", p.a() + "-" + p.b(),
+                        PingPongReport.human(l.fromBytes()) + ".." + PingPongReport.human(l.toBytes()), v[0], v[1], v[2], v[3], v[4],
+                        l.flags()));
+            }
+        }
+        double[] median = new double[5], min = new double[5], max = new double[5];
+        for (int i = 0; i < 5; i++) {
+            final int q = i;
+            double[] values = all.stream().mapToDouble(v -> v[q]).sorted().toArray();
+            median[i] = values.length % 2 == 1 ? values[values.length / 2] : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+            min[i] = values[0];
+            max[i] = values[values.length - 1];
+        }
+        b.append(String.format(Locale.ROOT, "%-26s %9.3f %9.3f %9.3f %9.3f %9.4f%n", "median of the pairs", median[0], median[1], median[2],
+                median[3], median[4]));
+        b.append(String.format(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s%n", "lowest..highest", range(min[0], max[0]), range(min[1], max[1]),
+                range(min[2], max[2]), range(min[3], max[3]), range(min[4], max[4])));
+    }
+
+    private static String range(double lo, double hi) {
+        return String.format(Locale.ROOT, "%.2f..%.2f", lo, hi);
     }
 
     private static void matrix(StringBuilder b, MatrixDocument d, java.util.function.ToDoubleFunction<Pair> value, double scale,
@@ -297,12 +339,18 @@ public final class MatrixReport {
     /** One row per pair. */
     public static String csv(MatrixDocument d) {
         StringBuilder b = new StringBuilder("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,"
-                + "missed_deadlines,disturbed,attempts\n");
+                + "missed_deadlines,disturbed,attempts,loggp_from_bytes,loggp_to_bytes,loggp_latency_ns,loggp_send_overhead_ns,"
+                + "loggp_recv_overhead_ns,loggp_gap_ns,loggp_gap_per_byte_ns,loggp_flags\n");
         for (Pair p : d.pairs()) {
             b.append(p.a()).append(',').append(p.b()).append(',').append(csvText(p.hostA())).append(',').append(csvText(p.hostB()))
                     .append(',').append(p.sameHost()).append(',').append(p.round())
                     .append(String.format(Locale.ROOT, ",%.1f,%.1f,%.1f,%.3f,", p.latencyNs(), p.latencyMinNs(), p.bandwidthMbS(), p.pairMs()))
-                    .append(p.missedDeadlines()).append(',').append(p.disturbed()).append(',').append(p.attempts()).append('\n');
+                    .append(p.missedDeadlines()).append(',').append(p.disturbed()).append(',').append(p.attempts());
+            MatrixDocument.LogGP l = p.loggp();
+            if (l == null) b.append(",,,,,,,,");
+            else b.append(String.format(Locale.ROOT, ",%d,%d,%.1f,%.1f,%.1f,%.1f,%.5f,%d", l.fromBytes(), l.toBytes(), l.latencyNs(),
+                    l.sendOverheadNs(), l.recvOverheadNs(), l.gapNs(), l.gapPerByteNs(), l.flags()));
+            b.append('\n');
         }
         return b.toString();
     }

@@ -29,10 +29,19 @@ public record MatrixDocument(String schema, String tool, String command, String 
      * @param missedDeadlines deadlines the emulator missed on both sides while timing (sim only, else 0)
      * @param disturbed    missed deadlines in more than 10 % of the timed round trips (its processes were preempted)
      * @param attempts     1, plus the times it was measured again because it was disturbed
+     * @param loggp        with --method plogp, the LogGP set of its first pLogP size range; else null
      */
     public record Pair(int a, int b, String hostA, String hostB, boolean sameHost, int round, double latencyNs,
                        double latencyMinNs, double bandwidthMbS, double pairMs, long missedDeadlines, boolean disturbed,
-                       int attempts) {}
+                       int attempts, LogGP loggp) {}
+
+    /**
+     * A pair's LogGP parameters (pLogP's Table 1) over its first size range, ns and ns/B.
+     *
+     * @param flags how many flags the pair's pLogP run raised
+     */
+    public record LogGP(long fromBytes, long toBytes, double latencyNs, double sendOverheadNs, double recvOverheadNs,
+                        double gapNs, double gapPerByteNs, int flags) {}
 
     /**
      * A rank or a host: the pairs it takes part in (a host: pairs with a rank on it).

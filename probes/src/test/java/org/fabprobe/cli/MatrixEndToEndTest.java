@@ -83,6 +83,44 @@ class MatrixEndToEndTest {
         emulatorNames(Set.of(), BASE, dir);
     }
 
+    /**
+     * --method plogp: every pair's LogGP set (pLogP's first size range) recovers the emulator's
+     * parameters, the slow link's L among them; the table, JSON (valid) and CSV carry it.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void plogpGivesEveryPairItsLogGPSet(@TempDir Path dir) {
+        Path csv = dir.resolve("m.csv");
+        MethodsOnSimTest.withRetries(3, () -> {
+            Map<String, Object> doc = runUnderMpirun(3, dir.resolve("m.json"), List.of("-t", BASE + ";link(0,2):L=30us",
+                    "--method", "plogp", "--plogp-sizes", "0..4K", "--bandwidth-size", "8K", "-n", "100", "--timeout", "20s",
+                    "--csv", csv.toString()));
+            List<Object> pairs = (List<Object>) doc.get("pairs");
+            assertEquals(3, pairs.size());
+            for (Object o : pairs) {
+                Map<String, Object> p = (Map<String, Object>) o;
+                Map<String, Object> loggp = (Map<String, Object>) p.get("loggp");
+                assertNotNull(loggp, p::toString);
+                boolean slow = p.get("a").equals(0.0) && p.get("b").equals(2.0);
+                double latency = (Double) loggp.get("latency_ns"), os = (Double) loggp.get("send_overhead_ns");
+                double or = (Double) loggp.get("recv_overhead_ns"), g = (Double) loggp.get("gap_ns");
+                // the emulator's L 3 us (30 us on link 0-2), o_s = o_r = 1 us, g = 2 us
+                assertEquals(slow ? 30_000 : 3_000, latency, slow ? 3_000 : 750, p::toString);
+                assertEquals(1_000, os, 250, p::toString);
+                assertEquals(1_000, or, 250, p::toString);
+                assertEquals(2_000, g, 500, p::toString);
+            }
+            List<String> rows;
+            try {
+                rows = Files.readAllLines(csv);
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+            assertTrue(rows.getFirst().endsWith(",loggp_gap_per_byte_ns,loggp_flags"), rows::getFirst);
+            assertFalse(rows.get(1).endsWith(",,,,,,,,"), () -> rows.get(1));
+        });
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "mpi:openmpi/ob1:vader"})
     @SuppressWarnings("unchecked")
@@ -121,7 +159,7 @@ class MatrixEndToEndTest {
     @Test
     void javaCallersGetTheDocumentInLocalModeAndParallelRoundsWork() throws Exception {
         var settings = new MatrixMethod.Settings(MatrixMethod.Mode.PARALLEL, 8, 100, 64 << 10, 10, 20, 2, 1000,
-                30_000_000_000L, 1);
+                30_000_000_000L, 1, null);
         var doc = MatrixCommand.measure(new MatrixCommand.Request("ofi:shm", settings, 5, 1.25, 3)).orElseThrow();
         assertEquals(MatrixDocument.SCHEMA, doc.schema());
         assertEquals("parallel", doc.mode());

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MatrixReportTest {
     private static final List<String> HOSTS = List.of("h0", "h0", "h1", "h1", "h2", "h2");
     private static final MatrixMethod.Settings SERIAL = new MatrixMethod.Settings(MatrixMethod.Mode.SERIAL, 8, 200, 1 << 20, 20,
-            50, 3, 4000, 10_000_000_000L, 2);
+            50, 3, 4000, 10_000_000_000L, 2, null);
 
     /** Figures of every pair: on one host 0.3 µs and 10 GB/s, between hosts 2 µs and 5 GB/s, times {@code slow}(a, b). */
     private static MatrixMethod.Result result(BiFunction<Integer, Integer, Double> slow) {
@@ -45,7 +45,7 @@ class MatrixReportTest {
                 double factor = slow.apply(p[0], p[1]);
                 double latency = (same ? 300 : 2000) * noise * factor;
                 double bandwidth = (same ? 10_000 : 5_000) / noise / factor;
-                pairs.add(new MatrixMethod.Pair(p[0], p[1], round, latency, latency * 0.9, bandwidth, 12 + round, 0, false, 1));
+                pairs.add(new MatrixMethod.Pair(p[0], p[1], round, latency, latency * 0.9, bandwidth, 12 + round, 0, false, 1, null));
             }
         }
         double[] roundMs = new double[RoundRobin.rounds(n)], sums = new double[roundMs.length], slowest = new double[roundMs.length];
@@ -118,9 +118,10 @@ class MatrixReportTest {
 
         List<String> csv = MatrixReport.csv(d).lines().toList();
         assertEquals(1 + 15, csv.size());
-        assertEquals("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,missed_deadlines,disturbed,attempts",
-                csv.getFirst());
-        for (String row : csv.subList(1, csv.size())) assertEquals(13, row.split(",").length, row);
+        assertEquals("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,missed_deadlines,disturbed,attempts,"
+                + "loggp_from_bytes,loggp_to_bytes,loggp_latency_ns,loggp_send_overhead_ns,loggp_recv_overhead_ns,loggp_gap_ns,"
+                + "loggp_gap_per_byte_ns,loggp_flags", csv.getFirst());
+        for (String row : csv.subList(1, csv.size())) assertEquals(21, row.split(",", -1).length, row);
 
         String table = MatrixReport.table(d);
         assertTrue(table.contains("pair 1-3"), table);
