@@ -50,7 +50,15 @@ public final class Clock {
             CALIBRATION_END_NS = 4_000_000;
     /** facts(): 0.1 s, so TICK1 sees now() compiled by C2 (after about 40 ms on an idle 2-core VM). */
     private static final long FACTS_NS = 100_000_000, PAIR_NS = 2_000_000;
-    private static final int TICK1_BATCH = 20_000, MIN_PAIR_SAMPLES = 1_000;
+    private static final int TICK1_BATCH = 2_000, MIN_PAIR_SAMPLES = 1_000;
+    /**
+     * TICK1 takes the cheapest of at least this many batches (and of all within FACTS_NS, at
+     * most FACTS_MAX_NS): one batch that held a blocking JIT compilation once read 10 us per
+     * read and was the only batch of the window, and every interval shorter than that was
+     * then clamped to 0 (plogp read o_s = o_r = 0).
+     */
+    private static final int MIN_TICK1_BATCHES = 50;
+    private static final long FACTS_MAX_NS = 1_000_000_000;
 
     private static final boolean CONSTANT_TSC, NONSTOP_TSC;
     private static final String FALLBACK_REASON;
@@ -135,7 +143,8 @@ public final class Clock {
             // first ones run before the JIT has compiled now(), some are hit by interrupts.
             double readCostNs = Double.MAX_VALUE;
             long minStep = Long.MAX_VALUE;
-            long end = start.ns() + FACTS_NS;
+            long end = start.ns() + FACTS_NS, limit = start.ns() + FACTS_MAX_NS;
+            int batches = 0;
             do {
                 long first = now(), previous = first;
                 for (int i = 0; i < TICK1_BATCH; i++) {
@@ -145,7 +154,11 @@ public final class Clock {
                     previous = t;
                 }
                 readCostNs = Math.min(readCostNs, toNs(previous - first) / TICK1_BATCH);
-            } while (System.nanoTime() - end < 0);
+                batches++;
+                long now = System.nanoTime();
+                if (now - limit > 0) break;
+                if (batches >= MIN_TICK1_BATCHES && now - end >= 0) break;
+            } while (true);
             Pair stop = tightestPair(RDTSC, PAIR_NS);
             double referenceNs = stop.ns() - start.ns();
             double tick2ErrorPpm = (toNs(stop.ticks() - start.ticks()) - referenceNs) / referenceNs * 1e6;
