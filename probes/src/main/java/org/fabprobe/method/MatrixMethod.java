@@ -118,9 +118,8 @@ public final class MatrixMethod {
                     missed > DISTURBED_FRACTION * timedRoundTrips, attempts, LogGP.decode(v, 8));
         }
 
-        Pair again(Pair measured) {
-            return new Pair(measured.a, measured.b, measured.round, measured.latencyNs, measured.latencyMinNs,
-                    measured.bandwidthMBs, measured.pairMs, measured.missed, measured.disturbed, attempts, measured.loggp);
+        Pair withAttempts(int count) {
+            return new Pair(a, b, round, latencyNs, latencyMinNs, bandwidthMBs, pairMs, missed, disturbed, count, loggp);
         }
     }
 
@@ -322,7 +321,7 @@ public final class MatrixMethod {
                 Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
                 // preemption only adds time: of two disturbed attempts the less disturbed one holds
                 Pair kept = again.disturbed() && old.missed() < again.missed() ? old : again;
-                pairs.set(i, again.again(kept));
+                pairs.set(i, kept.withAttempts(again.attempts()));
             }
         }
         for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
@@ -386,7 +385,7 @@ public final class MatrixMethod {
         probe.end();
         ParameterSet first = r.loggp().getFirst();
         double rttNs = r.sizes().getFirst().rtt().value();
-        int flags = org.fabprobe.report.MethodReport.flags(r.loggp(), r.notes(), rttNs).size();
+        int flags = MethodFlags.of(r.loggp(), r.notes(), rttNs).size();
         return new LogGP(first.fromBytes(), first.toBytes(), first.latency().value(), first.sendOverhead().value(),
                 first.recvOverhead().value(), first.gap().value(), first.gapPerByte().value(), flags);
     }

@@ -36,9 +36,10 @@ import org.fabprobe.pattern.Probe;
  * <p><b>Drift.</b> g(m) = RTT(m) - RTT(0) + g(0) compares sizes measured at different times,
  * so it is only right while the host runs at one speed. On a virtual machine it may not: the
  * hypervisor's placement of the two CPUs moved the small-message round trip on ofi:shm from
- * 0.62 us (0 B) to 1.63 us (32 B) within one run, and sizes measured in the slow spell read as protocol steps. After
- * every size the 0 B round trip is measured again (a few ms); a size with a sentinel that left
- * the run's RTT(0) before or after it is measured again, and noted and flagged if it stays so.
+ * 0.62 us (0 B) to 1.63 us (32 B) within one run, and sizes measured in the slow spell read as
+ * protocol steps. After every size the 0 B round trip is measured again (a few ms); a size
+ * with a sentinel that left the run's RTT(0) before or after it is measured again, and noted
+ * and flagged if it stays so.
  */
 public final class PLogPMethod {
     /** Kielmann's epsilon for the saturation criteria. */

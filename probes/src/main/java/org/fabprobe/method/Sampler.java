@@ -114,8 +114,8 @@ public final class Sampler {
         double wallMs = (System.nanoTime() - start) / 1e6;
         Sampled[] result = new Sampled[all.length];
         for (int s = 0; s < all.length; s++) {
-            result[s] = new Sampled(MedianCi.of(all[s], count, Clock.facts().resolutionNs()), Statistics.summarize(all[s], count), converged, wallMs,
-                    disturbedBatches, keptDisturbed);
+            result[s] = new Sampled(MedianCi.of(all[s], count, Clock.facts().resolutionNs()), Statistics.summarize(all[s], count),
+                    converged, wallMs, disturbedBatches, keptDisturbed);
         }
         return result;
     }

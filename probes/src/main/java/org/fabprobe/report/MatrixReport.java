@@ -271,22 +271,18 @@ public final class MatrixReport {
                         l.flags()));
             }
         }
-        double[] median = new double[5], min = new double[5], max = new double[5];
+        double[] median = new double[5];
+        String[] range = new String[5];
         for (int i = 0; i < 5; i++) {
             final int q = i;
             double[] values = all.stream().mapToDouble(v -> v[q]).sorted().toArray();
-            median[i] = values.length % 2 == 1 ? values[values.length / 2] : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
-            min[i] = values[0];
-            max[i] = values[values.length - 1];
+            median[i] = Robust.median(values);
+            range[i] = String.format(Locale.ROOT, "%.2f..%.2f", values[0], values[values.length - 1]);
         }
         b.append(String.format(Locale.ROOT, "%-26s %9.3f %9.3f %9.3f %9.3f %9.4f%n", "median of the pairs", median[0], median[1], median[2],
                 median[3], median[4]));
-        b.append(String.format(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s%n", "lowest..highest", range(min[0], max[0]), range(min[1], max[1]),
-                range(min[2], max[2]), range(min[3], max[3]), range(min[4], max[4])));
-    }
-
-    private static String range(double lo, double hi) {
-        return String.format(Locale.ROOT, "%.2f..%.2f", lo, hi);
+        b.append(String.format(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s%n", "lowest..highest", range[0], range[1], range[2], range[3],
+                range[4]));
     }
 
     private static void matrix(StringBuilder b, MatrixDocument d, java.util.function.ToDoubleFunction<Pair> value, double scale,

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.fabprobe.method.LogGPMethod;
+import org.fabprobe.method.MethodFlags;
 import org.fabprobe.method.PLogPMethod;
-import org.fabprobe.method.Sampler;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
@@ -17,7 +17,6 @@ import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
 import org.fabprobe.result.Value;
-import org.fabprobe.model.Segments;
 import org.fabprobe.model.Summary;
 
 /**
@@ -57,7 +56,7 @@ public final class MethodReport {
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), flags(r.ranges(), r.notes(), rtt(r)), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), MethodFlags.of(r.ranges(), r.notes(), rtt(r)), r.notes(),
                 r.messages(), sizes);
     }
 
@@ -109,7 +108,7 @@ public final class MethodReport {
                 c.warmupMs());
         return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
-                flags(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
+                MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
     }
 
     public static String csv(PLogPMethod.Result r) {
@@ -172,7 +171,7 @@ public final class MethodReport {
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), flags(sets, r.notes(), r.rtt().value()), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), MethodFlags.of(sets, r.notes(), r.rtt().value()), r.notes(),
                 SampledValue.of(r.rtt()), curves, bulk);
     }
 
@@ -213,36 +212,10 @@ public final class MethodReport {
 
     private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, double rttNs,
                                String timing) {
-        List<String> flags = flags(sets, notes, rttNs);
+        List<String> flags = MethodFlags.of(sets, notes, rttNs);
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
         for (String n : notes) b.append("note: ").append(n).append('\n');
         b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
-    }
-
-    /**
-     * Physically inconsistent or absurd parameter sets, and values measured only while
-     * disturbed: never printed as if fine.
-     *
-     * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
-     */
-    public static List<String> flags(List<ParameterSet> sets, List<String> notes, double rttNs) {
-        List<String> flags = new ArrayList<>();
-        for (ParameterSet p : sets) {
-            flags.addAll(p.inconsistencies());
-            flags.addAll(p.absurdities(rttNs));
-        }
-        long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
-        if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
-        long drifted = notes.stream().filter(n -> n.startsWith(PLogPMethod.DRIFT_NOTE)).count();
-        if (drifted > 0) {
-            flags.add("DRIFT: " + drifted + " sizes measured while the host ran at another speed (see notes): ranges and"
-                    + " G may be artefacts");
-        }
-        long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
-        if (disturbed > 0) {
-            flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");
-        }
-        return flags;
     }
 
     private static List<ParameterRange> ranges(List<ParameterSet> sets) {

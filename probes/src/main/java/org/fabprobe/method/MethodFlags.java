@@ -1,0 +1,37 @@
+package org.fabprobe.method;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Segments;
+
+/** What a method's result is flagged for: never printed as if fine. */
+public final class MethodFlags {
+    private MethodFlags() {}
+
+    /**
+     * Physically inconsistent or absurd parameter sets, poorly fitting ranges, sizes measured
+     * while the host drifted, and values measured only while disturbed.
+     *
+     * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
+     */
+    public static List<String> of(List<ParameterSet> sets, List<String> notes, double rttNs) {
+        List<String> flags = new ArrayList<>();
+        for (ParameterSet p : sets) {
+            flags.addAll(p.inconsistencies());
+            flags.addAll(p.absurdities(rttNs));
+        }
+        long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
+        if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
+        long drifted = notes.stream().filter(n -> n.startsWith(PLogPMethod.DRIFT_NOTE)).count();
+        if (drifted > 0) {
+            flags.add("DRIFT: " + drifted + " sizes measured while the host ran at another speed (see notes): ranges and"
+                    + " G may be artefacts");
+        }
+        long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
+        if (disturbed > 0) {
+            flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");
+        }
+        return flags;
+    }
+}
