@@ -1,5 +1,6 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.launch.LocalMirror;
 import org.fabprobe.launch.MirrorServer;
 import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.launch.Session;
@@ -84,6 +85,13 @@ public final class Main {
     public static int run(String... args) {
         NativeEnvironment.prepare();
         if (args.length > 0 && args[0].equals("mirror")) MirrorServer.initializeAnnouncedTransport(); // before picocli's start-up
+        if (LocalMirror.isChild(args)) {
+            try {
+                return LocalMirror.serveChild();
+            } catch (RuntimeException e) {
+                return report(e);
+            }
+        }
         String transport = MpiLauncher.transportArgument(args);
         // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
         boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
@@ -95,6 +103,7 @@ public final class Main {
                 return report(e);
             }
         }
+        LocalMirror.prestart(args); // its JVM starts while picocli parses
         CommandLine cli = commandLine(args);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
         depth++;
@@ -103,6 +112,7 @@ public final class Main {
         } catch (LinkageError e) { // a binding class whose library failed to load: picocli passes Errors through
             return report(e);
         } finally {
+            LocalMirror.discardPrestarted(); // if this run did not meet it
             if (--depth == 0) leaveMpi();
         }
     }

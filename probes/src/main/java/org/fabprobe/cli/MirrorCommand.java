@@ -41,7 +41,7 @@ final class MirrorCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Secret secret = Secret.fromFileOrEnvironment(secretFile);
-        return MirrorServer.serve(new MirrorServer.Config(listen, secret, insecure, once, quiet, sourceAddress),
+        return MirrorServer.serve(new MirrorServer.Config(listen, secret, insecure, once, quiet, sourceAddress, false),
                 System.out, System.err);
     }
 }

@@ -8,6 +8,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,12 +26,27 @@ import org.fabprobe.transport.Transports;
  * path and flags running {@code fabprobe mirror --listen 127.0.0.1:0 --once}, exactly what a
  * user starts by hand on another host, with a fresh secret in its environment. It leaves no
  * file behind: the control channel is a loopback socket, and the child ends with the session.
+ *
+ * <p>Start-up time is most of a short run's wall time, so the child starts as early as it can:
+ * {@link #prestart} spawns it before measure parses its command line, and the child's own
+ * command line is served without picocli (see {@link #isChild}).
  */
-final class LocalMirror extends Meeting {
+public final class LocalMirror extends Meeting {
     static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    /** The child's arguments; {@code Main} serves exactly these without parsing them. */
+    private static final List<String> CHILD_ARGS = List.of("mirror", "--listen", "127.0.0.1:0", "--once", "--quiet");
+    /** Commands that meet a mirror (compare and the launching commands start their own runs). */
+    private static final Set<String> MEETING_COMMANDS = Set.of("pingpong", "bandwidth", "loggp", "plogp", "signature");
+    /** The transport {@code -t} defaults to (SessionOptions). */
+    private static final String DEFAULT_TRANSPORT = "ofi:shm";
+
+    /** A child started before its command line was parsed, not yet claimed by a meeting. */
+    private record Child(Process process, Secret secret, String transport) {}
+    private static Child prestarted;
+
     private final SessionSpec spec;
     private final boolean insecure;
-    private final Secret secret = Secret.generate();
+    private Secret secret;
     private Process process;
 
     LocalMirror(SessionSpec spec, boolean insecure) {
@@ -37,20 +54,79 @@ final class LocalMirror extends Meeting {
         this.insecure = insecure;
     }
 
-    @Override
-    Rendezvous meet() {
-        long timeoutMs = spec.timeout().toMillis();
+    /**
+     * Starts the mirror child for a command line that will meet a local mirror, before that
+     * command line is parsed (about 0.1-0.3 s earlier), and this side's transport library
+     * with it. A guess that turns out wrong (a bad option, another transport) only costs a
+     * child that {@link #discardPrestarted} ends.
+     */
+    public static synchronized void prestart(String[] args) {
+        if (prestarted != null || args.length == 0 || !MEETING_COMMANDS.contains(args[0]) || Launcher.detect() != null) return;
+        for (String a : args) {
+            if (a.equals("--peer") || a.startsWith("--peer=") || a.equals("-h") || a.equals("--help")
+                    || a.equals("-V") || a.equals("--version")) return;
+        }
+        String transport = Objects.requireNonNullElse(MpiLauncher.transportArgument(args), DEFAULT_TRANSPORT);
+        if (transport.startsWith("mpi")) return;
+        try {
+            Secret secret = Secret.generate();
+            prestarted = new Child(spawn(transport, secret), secret, transport);
+        } catch (UncheckedIOException e) {
+            return; // the meeting tries again and reports it
+        }
+        Transports.initializeInBackground(transport);
+    }
+
+    /** Ends a prestarted child that no meeting claimed. */
+    public static synchronized void discardPrestarted() {
+        if (prestarted != null) prestarted.process().destroyForcibly();
+        prestarted = null;
+    }
+
+    private static synchronized Child claimPrestarted(String transport) {
+        Child child = prestarted;
+        prestarted = null;
+        if (child != null && child.transport().equals(transport) && child.process().isAlive()) return child;
+        if (child != null) child.process().destroyForcibly();
+        return null;
+    }
+
+    /** Whether {@code args} are exactly a local child's: served without picocli, whose start-up cost 0.1-0.4 s there. */
+    public static boolean isChild(String[] args) {
+        return List.of(args).equals(CHILD_ARGS);
+    }
+
+    /** Serves as a local child: what {@code fabprobe mirror} would do with {@link #CHILD_ARGS}, ending with its parent. */
+    public static int serveChild() {
+        return MirrorServer.serve(new MirrorServer.Config("127.0.0.1:0", Secret.fromFileOrEnvironment(null), false, true, true,
+                null, true), System.out, System.err);
+    }
+
+    private static Process spawn(String transport, Secret secret) {
         ProcessBuilder builder = new ProcessBuilder(command());
         // ProcessBuilder copies Java's start-up snapshot of the environment, not setenv's changes
         NativeEnvironment.REQUIRED.forEach(builder.environment()::putIfAbsent);
         builder.environment().put(Secret.ENVIRONMENT, secret.hex());
-        builder.environment().put(MirrorServer.INITIALIZE_ENVIRONMENT, spec.transport());
+        builder.environment().put(MirrorServer.INITIALIZE_ENVIRONMENT, transport);
         try {
-            process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            return builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the mirror process", e);
         }
-        Transports.initializeInBackground(spec.transport()); // while the mirror starts
+    }
+
+    @Override
+    Rendezvous meet() {
+        long timeoutMs = spec.timeout().toMillis();
+        Child child = claimPrestarted(spec.transport());
+        if (child != null) {
+            process = child.process();
+            secret = child.secret();
+        } else {
+            secret = Secret.generate();
+            process = spawn(spec.transport(), secret);
+            Transports.initializeInBackground(spec.transport()); // while the mirror starts
+        }
         InetSocketAddress address = awaitAddress(Math.max(timeoutMs, 10_000));
         return TcpRendezvous.connect(address, "the mirror process", secret, insecure, timeoutMs);
     }
@@ -100,13 +176,18 @@ final class LocalMirror extends Meeting {
 
     private static List<String> command() {
         List<String> cmd = ThisJvm.command();
-        cmd.addAll(List.of("mirror", "--listen", "127.0.0.1:0", "--once", "--quiet"));
+        cmd.addAll(CHILD_ARGS);
         return cmd;
     }
 
     @Override
     String describe() {
         return "local";
+    }
+
+    @Override
+    boolean measuresHere() {
+        return true;
     }
 
     @Override

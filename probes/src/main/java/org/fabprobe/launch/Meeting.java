@@ -33,6 +33,11 @@ abstract class Meeting implements AutoCloseable {
     /** How the peers met, for the report: "local", "peer 10.0.0.2:7470", "launcher Open MPI, ranks 0-1 of 2". */
     abstract String describe();
 
+    /** Whether this side will measure (known before meeting: local and by-hand meetings; a launcher assigns roles). */
+    boolean measuresHere() {
+        return false;
+    }
+
     /** Kills what this side started (Ctrl-C, watchdog). */
     void abandon() {}
 

@@ -47,8 +47,11 @@ public final class MirrorServer {
      * @param once          serve one authenticated session, then exit with its outcome
      * @param quiet         no log lines (a local child: measure reports for both)
      * @param sourceAddress address network transports bind to, or null: the control connection's
+     * @param endsWithParent stop waiting for a session once the parent process is gone (a local
+     *                       child whose measure process died before it connected)
      */
-    public record Config(String listen, Secret secret, boolean insecure, boolean once, boolean quiet, String sourceAddress) {}
+    public record Config(String listen, Secret secret, boolean insecure, boolean once, boolean quiet, String sourceAddress,
+                         boolean endsWithParent) {}
 
     private final Config config;
     private final PrintStream log;
@@ -100,6 +103,7 @@ public final class MirrorServer {
                     + (config.secret() == null ? " (no secret)" : " (clients must know the secret)"));
             out.flush();
             AtomicInteger onceResult = new AtomicInteger(-1);
+            ProcessHandle parent = ProcessHandle.current().parent().orElse(ProcessHandle.current());
             while (onceResult.get() < 0) {
                 selector.select(200);
                 selector.selectedKeys().clear();
@@ -107,6 +111,7 @@ public final class MirrorServer {
                     if (config.quiet()) return ExitCode.INTERRUPTED; // a local child: measure says it for both
                     throw Shutdown.interrupted();
                 }
+                if (config.endsWithParent() && !busy.get() && !parent.isAlive()) return ExitCode.PEER_TIMEOUT;
                 SocketChannel client = server.accept();
                 if (client == null) continue;
                 if (!busy.compareAndSet(false, true)) {

@@ -3,6 +3,7 @@ package org.fabprobe.launch;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.clock.Clock;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.pattern.Control;
 import org.fabprobe.transport.Transport;
@@ -46,7 +47,9 @@ public final class Session {
     public static <R> R run(PeerOptions peer, SessionSpec spec, int measureCpu, MeasureHalf<R> measureHalf,
                             java.util.function.Consumer<Facts> facts) {
         Leftovers.removeDead();
-        try (Meeting meeting = Meeting.of(peer, spec);
+        Meeting chosen = Meeting.of(peer, spec);
+        if (chosen.measuresHere()) Clock.measureFactsInBackground(); // while the peer starts or answers
+        try (Meeting meeting = chosen;
              Shutdown.Guard guard = Shutdown.guard(meeting::abandon);
              Rendezvous rv = meet(meeting)) {
             switch (rv.role()) {
