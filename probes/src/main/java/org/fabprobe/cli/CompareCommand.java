@@ -84,17 +84,20 @@ final class CompareCommand implements Callable<Integer> {
             if (MpiWorld.open(mpiTransport).rank() != 0) {
                 measure(raw, "nonblocking");
                 measure(mpiTransport, calls);
+                measure(raw, "nonblocking");
                 return 0; // a mirror or idle rank: rank 0 reports
             }
         }
+        // raw, MPI, raw again: the host's drift between runs is measured, not taken for the library's
         MethodDocument rawDoc = measure(raw, "nonblocking");
         MethodDocument mpiDoc = measure(mpiTransport, calls);
-        List<CompareDocument.Range> rows = differences(rawDoc.parameters(), mpiDoc.parameters());
+        MethodDocument rawAgain = measure(raw, "nonblocking");
+        List<CompareDocument.Range> rows = differences(rawDoc.parameters(), rawAgain.parameters(), mpiDoc.parameters());
         List<String> flags = new ArrayList<>(flags(rows));
         Map<String, Map<String, String>> ucx = ucxSettings(rawDoc.transportFacts(), mpiDoc.transportFacts());
         flags.addAll(ucxFlags(ucx));
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
-                selection.environment(), "nonblocking", calls, callsNote(), ucx, rows, flags, rawDoc, mpiDoc);
+                selection.environment(), "nonblocking", calls, callsNote(), ucx, rows, flags, rawDoc, mpiDoc, rawAgain);
         if (plot != null) Plots.write(doc, plot);
         if (json != null) {
             Output.write(json, ResultJson.write(doc));
@@ -122,21 +125,27 @@ final class CompareCommand implements Callable<Integer> {
         }
     }
 
-    /** Each MPI range against the raw range that holds its first size. */
-    static List<CompareDocument.Range> differences(List<ParameterRange> raw, List<ParameterRange> mpi) {
+    /** Each MPI range against the raw ranges (before and after) that hold its first size. */
+    static List<CompareDocument.Range> differences(List<ParameterRange> raw, List<ParameterRange> rawAgain,
+                                                   List<ParameterRange> mpi) {
         List<CompareDocument.Range> rows = new ArrayList<>();
         for (ParameterRange m : mpi) {
-            ParameterRange r = raw.stream().filter(x -> x.fromBytes() <= m.fromBytes() && m.fromBytes() <= x.toBytes())
-                    .findFirst().orElse(raw.isEmpty() ? null : raw.getFirst());
-            if (r == null) continue;
+            ParameterRange r = holding(raw, m.fromBytes()), a = holding(rawAgain, m.fromBytes());
+            if (r == null || a == null) continue;
             rows.add(new CompareDocument.Range(m.fromBytes(), m.toBytes(), new long[] {r.fromBytes(), r.toBytes()},
-                    CompareDocument.Cell.of(r.latencyNs(), m.latencyNs()),
-                    CompareDocument.Cell.of(r.sendOverheadNs(), m.sendOverheadNs()),
-                    CompareDocument.Cell.of(r.recvOverheadNs(), m.recvOverheadNs()),
-                    CompareDocument.Cell.of(r.gapNs(), m.gapNs()),
-                    CompareDocument.Cell.of(r.gapPerByteNs(), m.gapPerByteNs())));
+                    CompareDocument.Cell.of(r.latencyNs(), a.latencyNs(), m.latencyNs()),
+                    CompareDocument.Cell.of(r.sendOverheadNs(), a.sendOverheadNs(), m.sendOverheadNs()),
+                    CompareDocument.Cell.of(r.recvOverheadNs(), a.recvOverheadNs(), m.recvOverheadNs()),
+                    CompareDocument.Cell.of(r.gapNs(), a.gapNs(), m.gapNs()),
+                    CompareDocument.Cell.of(r.gapPerByteNs(), a.gapPerByteNs(), m.gapPerByteNs())));
         }
         return rows;
+    }
+
+    /** The range that holds {@code size}, else the first one (null if there is none). */
+    private static ParameterRange holding(List<ParameterRange> ranges, long size) {
+        return ranges.stream().filter(x -> x.fromBytes() <= size && size <= x.toBytes())
+                .findFirst().orElse(ranges.isEmpty() ? null : ranges.getFirst());
     }
 
     /** MPI adds work to raw: a clearly smaller MPI overhead means one of the two runs is off. */
@@ -167,18 +176,21 @@ final class CompareCommand implements Callable<Integer> {
         for (CompareDocument.Range row : doc.ranges()) {
             b.append(String.format(Locale.ROOT, "%nMPI range %d..%d B (raw range %d..%d B)%n", row.fromBytes(),
                     row.toBytes(), row.rawRange()[0], row.rawRange()[1]));
-            b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s%n", "", "raw", "MPI", "MPI - raw"));
+            b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s %12s%n", "", "raw", "MPI", "MPI - raw", "raw drift"));
             List<CompareDocument.Cell> cells = row.cells();
             for (int i = 0; i < cells.size(); i++) {
                 CompareDocument.Cell cell = cells.get(i);
                 boolean perByte = PARAMETERS[i].equals("G_ns_per_byte");
                 double scale = perByte ? 1 : 1e-3;
-                b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s%n",
+                b.append(String.format(Locale.ROOT, "%-10s %20s %20s %22s %12s%n",
                         perByte ? "G ns/B" : PARAMETERS[i].replace("_ns", "") + " µs",
-                        pm(cell.raw(), scale, perByte), pm(cell.mpi(), scale, perByte), pm(cell.difference(), scale, perByte)));
+                        pm(cell.raw(), scale, perByte), pm(cell.mpi(), scale, perByte), pm(cell.difference(), scale, perByte),
+                        String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", cell.rawDrift() * scale)));
             }
         }
-        b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead.%n"));
+        b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead. Raw ran"
+                + " before and after MPI:%nraw is their mean, raw drift their difference (the host's, between runs), and"
+                + " half of it is in MPI - raw's ±.%n"));
         for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();
     }

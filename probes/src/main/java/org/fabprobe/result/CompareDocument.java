@@ -6,12 +6,16 @@ import java.util.Map;
 
 /**
  * Schema fabprobe.compare/1: one method on the raw transport and over MPI, and per MPI size range
- * raw, MPI and MPI - raw of every parameter (the MPI library's own overhead), with both runs whole.
+ * raw, MPI and MPI - raw of every parameter (the MPI library's own overhead), with all runs whole.
+ *
+ * <p>The raw side runs twice, before and after the MPI run (A B A): the host's speed moves
+ * between runs seconds apart (on a shared VM, raw o_s over tcp by microseconds), so "raw" is
+ * the mean of the two, and their difference, {@code raw_drift}, widens MPI - raw's interval.
  */
 public record CompareDocument(String schema, String method, String startedAt, String rawTransport,
                               String mpiTransport, Map<String, String> mpiEnvironment, String rawCalls, String mpiCalls,
                               String callsNote, Map<String, Map<String, String>> ucxSettings, List<Range> ranges,
-                              List<String> flags, MethodDocument raw, MethodDocument mpi) {
+                              List<String> flags, MethodDocument raw, MethodDocument mpi, MethodDocument rawAgain) {
     public static final String SCHEMA = "fabprobe.compare/1";
 
     /** An MPI size range against the raw range that holds its first size. */
@@ -23,10 +27,24 @@ public record CompareDocument(String schema, String method, String startedAt, St
         }
     }
 
-    /** One parameter: raw, MPI, and MPI - raw with the uncertainties added in quadrature. */
-    public record Cell(Value raw, Value mpi, Value difference) {
+    /**
+     * One parameter: raw (the mean of the runs before and after MPI's), MPI, and MPI - raw,
+     * whose interval adds in quadrature raw's, MPI's and half the raw runs' difference (the
+     * host's drift: MPI ran between them).
+     */
+    public record Cell(Value raw, Value mpi, Value difference, double rawDrift) {
+        public static Cell of(Value rawBefore, Value rawAfter, Value mpi) {
+            if (Double.isNaN(rawAfter.value())) rawAfter = rawBefore; // one run without the parameter: no drift known
+            if (Double.isNaN(rawBefore.value())) rawBefore = rawAfter;
+            double drift = Math.abs(rawAfter.value() - rawBefore.value());
+            Value raw = new Value((rawBefore.value() + rawAfter.value()) / 2, Math.hypot(rawBefore.ci95(), rawAfter.ci95()) / 2);
+            double ci = Math.sqrt(raw.ci95() * raw.ci95() + mpi.ci95() * mpi.ci95() + drift * drift / 4);
+            return new Cell(raw, mpi, new Value(mpi.value() - raw.value(), ci), drift);
+        }
+
+        /** One raw run only: no drift measured. */
         public static Cell of(Value raw, Value mpi) {
-            return new Cell(raw, mpi, new Value(mpi.value() - raw.value(), Math.hypot(raw.ci95(), mpi.ci95())));
+            return of(raw, raw, mpi);
         }
     }
 }

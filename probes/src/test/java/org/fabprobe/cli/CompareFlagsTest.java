@@ -4,10 +4,39 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.result.CompareDocument;
+import org.fabprobe.result.Value;
 import org.junit.jupiter.api.Test;
 
-/** compare flags UCX settings that differ between the raw and the MPI side. */
+/** compare flags UCX settings that differ between the raw and the MPI side, and MPI below raw beyond the host's drift. */
 class CompareFlagsTest {
+
+    @Test
+    void rawIsTheMeanOfTheRunsAroundMpisAndTheirDriftWidensTheDifference() {
+        CompareDocument.Cell cell = CompareDocument.Cell.of(new Value(100, 10), new Value(140, 10), new Value(110, 5));
+        assertEquals(120, cell.raw().value(), 1e-9);
+        assertEquals(Math.hypot(10, 10) / 2, cell.raw().ci95(), 1e-9);
+        assertEquals(40, cell.rawDrift(), 1e-9);
+        assertEquals(-10, cell.difference().value(), 1e-9);
+        assertEquals(Math.sqrt(50 + 25 + 400), cell.difference().ci95(), 1e-9);
+    }
+
+    @Test
+    void mpiBelowRawIsFlaggedOnlyBeyondTheDrift() {
+        Value mpi = new Value(110, 5);
+        // the host slowed between the runs: raw read 100, then 140; MPI's 110 lies between
+        assertEquals(List.of(), CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Value(100, 10), new Value(140, 10), mpi)))));
+        // both raw runs read 140: MPI below raw is real
+        List<String> flags = CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Value(140, 10), new Value(140, 10), mpi))));
+        assertEquals(1, flags.size(), flags::toString);
+        assertTrue(flags.getFirst().startsWith("o_s: MPI below raw by 30 ns"), flags::toString);
+    }
+
+    /** A range whose o_s is {@code sendOverhead}; every other parameter equal on both sides. */
+    private static CompareDocument.Range row(CompareDocument.Cell sendOverhead) {
+        CompareDocument.Cell same = CompareDocument.Cell.of(new Value(1, 0), new Value(1, 0));
+        return new CompareDocument.Range(0, 1024, new long[] {0, 1024}, same, sendOverhead, same, same, same);
+    }
 
     private static Map<String, String> doc(Map<String, String> facts) {
         return facts;

@@ -118,7 +118,7 @@ class PlotsTest {
         }
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, "plogp", plogp.startedAt(), SIM,
                 "mpi:openmpi/ob1:vader", Map.of(), "nonblocking", "nonblocking", "the same calls", Map.of(), ranges, List.of(),
-                plogp, mpi);
+                plogp, mpi, plogp);
         Path png = dir.resolve("compare.png"), svg = dir.resolve("compare.svg");
         Plots.write(doc, png);
         Plots.write(doc, svg);
