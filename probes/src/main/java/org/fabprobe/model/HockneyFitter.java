@@ -11,6 +11,12 @@ import java.util.List;
  * a protocol switch (eager -> rendezvous, inject -> copy) starts a new size range only where
  * splitting halves the residual standard error.
  *
+ * <p><b>A step at the end of the sweep.</b> A range needs 3 sizes, so a step after the
+ * second-to-last size (ofi:shm's 4 MiB ping-pong, past the cache) could not have a range of its
+ * own, and its misfit, the largest relative residual of the sweep, hid every other step. The
+ * last one or two sizes are therefore left out of the fit when that halves the residual standard
+ * error, as a new range must; {@link #leftOutNote} says so, never silently.
+ *
  * <p><b>Edge cases.</b> Fewer than 3 usable sizes give no fit (an empty list):
  * two points have no residual to judge the model or its errors by. Sizes whose time is not a
  * positive finite number cannot be weighted and are left out ({@code points} counts those used).
@@ -48,6 +54,18 @@ public final class HockneyFitter {
         if (usable < MIN_POINTS) return List.of();
 
         int[] bestCuts = Segments.cuts(x, y);
+        double error = Segments.standardError(x, y, bestCuts);
+        for (int tail = 1; tail < MIN_POINTS && usable - tail >= MIN_POINTS; tail++) {
+            long[] kept = java.util.Arrays.copyOf(x, usable - tail);
+            double[] keptY = java.util.Arrays.copyOf(y, usable - tail);
+            int[] cuts = Segments.cuts(kept, keptY);
+            if (Segments.standardError(kept, keptY, cuts) < error * Segments.requiredReduction()) {
+                x = kept;
+                y = keptY;
+                bestCuts = cuts;
+                break;
+            }
+        }
         List<HockneyFit> fits = new ArrayList<>();
         int from = 0;
         for (int i = 0; i <= bestCuts.length; i++) {
@@ -56,6 +74,26 @@ public final class HockneyFitter {
             from = to;
         }
         return fits;
+    }
+
+    /**
+     * A note naming the sizes after the last range (left out by {@link #fit}) and how far they
+     * lie from that range's line, or null if the fits cover every size.
+     */
+    public static String leftOutNote(long[] sizesBytes, double[] timesNs, List<HockneyFit> fits) {
+        if (fits.isEmpty()) return null;
+        HockneyFit last = fits.getLast();
+        StringBuilder sizes = new StringBuilder();
+        for (int i = 0; i < sizesBytes.length; i++) {
+            if (sizesBytes[i] <= last.toBytes() || !(timesNs[i] > 0)) continue;
+            double line = last.t0Ns() + (Double.isInfinite(last.rInfMBs()) ? 0 : sizesBytes[i] * 1e3 / last.rInfMBs());
+            if (!sizes.isEmpty()) sizes.append(", ");
+            sizes.append(String.format(java.util.Locale.ROOT, "%d B (%+.0f %% from the line of the range before)",
+                    sizesBytes[i], 100 * (timesNs[i] / line - 1)));
+        }
+        if (sizes.isEmpty()) return null;
+        return "OUTSIDE FIT " + sizes + ": a step after the last range (a cache or memory limit, a protocol switch) or a"
+                + " disturbed size; too few sizes past it for a range of its own, so left out of the fit";
     }
 
     private static HockneyFit toFit(long[] x, int from, int to, Segments.Line s) {

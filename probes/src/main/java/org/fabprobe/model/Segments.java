@@ -150,6 +150,16 @@ public final class Segments {
         return rss;
     }
 
+    /** The residual standard error of the best ranges for {@code y} (see the class comment). */
+    static double standardError(long[] x, double[] y, int[] cuts) {
+        return standardError(x, new double[][] {y}, cuts);
+    }
+
+    /** How much each added range must lower the residual standard error (a factor). */
+    static double requiredReduction() {
+        return REQUIRED_REDUCTION_PER_RANGE;
+    }
+
     private static double standardError(long[] x, double[][] series, int[] cuts) {
         return Math.sqrt(rss(x, series, cuts) / degreesOfFreedom(x.length, series.length, cuts.length + 1));
     }

@@ -43,6 +43,20 @@ public final class CollectivesReport {
         return HockneyFitter.fit(sizes, medians);
     }
 
+    /** The notes of the run, and per operation and p the sizes left out of the fit (see HockneyFitter). */
+    static List<String> notes(Context c) {
+        List<String> notes = new ArrayList<>(c.notes());
+        for (Operation op : operations(c)) {
+            for (Result r : c.results()) {
+                List<Point> ps = points(r, op).stream().filter(p -> p.sizeBytes() > 0).toList();
+                String leftOut = HockneyFitter.leftOutNote(ps.stream().mapToLong(Point::sizeBytes).toArray(),
+                        ps.stream().mapToDouble(p -> p.median().value()).toArray(), fits(r, op));
+                if (leftOut != null) notes.add(op.id + " at p = " + r.procs() + ": " + leftOut);
+            }
+        }
+        return notes;
+    }
+
     private static List<Point> points(Result r, Operation op) {
         return r.points().stream().filter(p -> p.operation() == op).toList();
     }
@@ -99,7 +113,7 @@ public final class CollectivesReport {
             b.append(String.format(Locale.ROOT, "note: %d of %d sizes not within the confidence target (repetition or time cap)%n",
                     unconverged, points));
         }
-        for (String note : c.notes()) b.append("note: ").append(note).append('\n');
+        for (String note : notes(c)) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", c.wallSeconds()));
         return b.toString();
     }
@@ -138,7 +152,7 @@ public final class CollectivesReport {
         }
         return new CollectivesDocument(CollectivesDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                operations, runs, results, c.notes());
+                operations, runs, results, notes(c));
     }
 
     private static CollectivesDocument.Point point(Point p) {

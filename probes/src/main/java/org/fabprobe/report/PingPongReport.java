@@ -56,9 +56,12 @@ public final class PingPongReport {
         return b.toString();
     }
 
-    /** Ranges the line fits poorly: never printed as if fine. */
+    /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
     static List<String> flags(PingPongResult r) {
         List<String> flags = new ArrayList<>();
+        String leftOut = org.fabprobe.model.HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
+                r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
+        if (leftOut != null) flags.add(leftOut);
         for (HockneyFit f : r.fits()) {
             if (f.rmsRelResidual() > org.fabprobe.model.Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
