@@ -23,7 +23,7 @@ import org.fabprobe.launch.ControlChannel.Payload;
 final class Handshake {
     static final String MAGIC = "fabprobe";
     /** Bumped whenever a frame's layout changes: peers of different versions refuse each other. */
-    static final int VERSION = 2; // 2: probe batches end with the mirror's JIT time
+    static final int VERSION = 3; // 2: probe batches end with the mirror's JIT time; 3: ping-pong sentinels
     private static final int NONCE_BYTES = 32;
     private static final int HMAC = 1, NONE = 0;
     private static final byte[] MEASURE = "measure".getBytes(StandardCharsets.US_ASCII);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabprobe.Steps;
 import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.model.Drift;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.model.Segments;
@@ -52,10 +53,6 @@ public final class PLogPMethod {
     /** ...and at least this much absolute difference, ns (noise of a few clock reads). */
     private static final double MATCH_FLOOR_NS = 50;
     private static final int MAX_ADDED_SIZES = 24;
-    /** The 0 B round trip has drifted when it moves by more than this fraction of the run's... */
-    private static final double DRIFT_RELATIVE = 0.25;
-    /** ...and by more than this, ns, and than twice the two medians' combined uncertainty. */
-    private static final double DRIFT_FLOOR_NS = 30;
     /** Sizes measured again because of drift, per size and per run (a bound on the time spent). */
     private static final int DRIFT_RETRIES_PER_SIZE = 2, DRIFT_RETRIES_PER_RUN = 12;
     /** How notes about drifted sizes start; the reports raise a flag for them. */
@@ -235,9 +232,7 @@ public final class PLogPMethod {
 
     /** True when {@code sentinel} is clearly not the run's 0 B round trip any more. */
     static boolean drifted(Sampled sentinel, Sampled rtt0) {
-        double difference = Math.abs(sentinel.value() - rtt0.value());
-        double uncertainty = Math.hypot(sentinel.median().ci95(), rtt0.median().ci95());
-        return difference > Math.max(DRIFT_RELATIVE * rtt0.value(), Math.max(DRIFT_FLOOR_NS, 2 * uncertainty));
+        return Drift.moved(sentinel.value(), sentinel.median().ci95(), rtt0.value(), rtt0.median().ci95());
     }
 
     /** g(m) = RTT(m) - RTT(0) + g(0). */

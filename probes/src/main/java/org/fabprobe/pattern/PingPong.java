@@ -18,6 +18,11 @@ import org.fabprobe.transport.Transport;
  * one blocking send and one blocking receive per round trip, MPI_Send then MPI_Recv, as
  * osu_latency does: MPI libraries wait for a message in MPI_Recv with a tighter loop than an
  * MPI_Test poll from outside (Open MPI pml ucx: 5.0 against 5.6 us over tcp, in C).
+ *
+ * <p><b>Sentinels.</b> Before the first size and after every size both sides run
+ * {@value #SENTINEL_ROUNDS} more round trips of 0 B (a few hundred µs on shared memory): sizes
+ * measured at different times are only comparable while the host runs at one speed, and the
+ * sentinels show when it did not ({@link org.fabprobe.model.Drift}).
  */
 public final class PingPong {
     /**
@@ -38,6 +43,8 @@ public final class PingPong {
      * chance whether C2 compiled the loop (a ~10 ms stall) during the timed rounds.
      */
     private static final int JIT_CHUNK = 2;
+    /** 0 B round trips per sentinel, and untimed ones before them. */
+    static final int SENTINEL_ROUNDS = 200, SENTINEL_WARMUP = 20;
 
     /** How each side sends and receives. */
     public enum Calls {
@@ -93,10 +100,12 @@ public final class PingPong {
     /**
      * What the measure half returns.
      *
-     * @param halfRttNs per size, the half round-trip time of every timed round trip
-     * @param wallMs    per size, the wall time it took, warm-up included
+     * @param halfRttNs  per size, the half round-trip time of every timed round trip
+     * @param wallMs     per size, the wall time it took, warm-up included
+     * @param sentinelNs the 0 B half round trips before the first size and after each size
+     *                   (sizes + 1 batches; size i lies between batches i and i + 1)
      */
-    public record Samples(double[][] halfRttNs, double[] wallMs) {}
+    public record Samples(double[][] halfRttNs, double[] wallMs, double[][] sentinelNs) {}
 
     /** Measure half: per size, the half round-trip times in ns and the wall time. */
     public Samples measure(Transport t, Await await, Control control) {
@@ -123,18 +132,29 @@ public final class PingPong {
         });
         double[][] halfRttNs = new double[sizes.length][];
         double[] wallMs = new double[sizes.length];
-        long[] ticks = new long[repetitions];
+        double[][] sentinelNs = new double[sizes.length + 1][];
+        long[] ticks = new long[repetitions], sentinelTicks = new long[SENTINEL_ROUNDS];
+        sentinelNs[0] = sentinel(t, await, sentinelTicks);
         for (int i = 0; i < sizes.length; i++) {
             steps.next("round trips at", sizes[i]);
             long start = Clock.now();
             measureSize(t, await, sizes[i], warmup + repetitions, ticks);
             wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
-            halfRttNs[i] = new double[repetitions];
-            for (int r = 0; r < repetitions; r++) {
-                halfRttNs[i][r] = Clock.toNs(ticks[r]) / 2;
-            }
+            halfRttNs[i] = halves(ticks);
+            sentinelNs[i + 1] = sentinel(t, await, sentinelTicks);
         }
-        return new Samples(halfRttNs, wallMs);
+        return new Samples(halfRttNs, wallMs, sentinelNs);
+    }
+
+    private double[] sentinel(Transport t, Await await, long[] ticks) {
+        measureSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS, ticks);
+        return halves(ticks);
+    }
+
+    private static double[] halves(long[] ticks) {
+        double[] ns = new double[ticks.length];
+        for (int r = 0; r < ticks.length; r++) ns[r] = Clock.toNs(ticks[r]) / 2;
+        return ns;
     }
 
     /** Mirror half: echoes every message of the same schedule. */
@@ -143,8 +163,10 @@ public final class PingPong {
         JitWarmup.mirrorSide(control, rounds -> {
             for (long done = 0; done < rounds; done += JIT_CHUNK) mirrorSize(t, await, 0, jitChunk(rounds, done));
         });
+        mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
         for (long size : sizes) {
             mirrorSize(t, await, size, warmup + repetitions);
+            mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
         }
     }
 

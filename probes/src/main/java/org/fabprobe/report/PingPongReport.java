@@ -62,6 +62,7 @@ public final class PingPongReport {
         String leftOut = org.fabprobe.model.HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
                 r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
         if (leftOut != null) flags.add(leftOut);
+        if (r.driftFlag() != null) flags.add(r.driftFlag());
         for (HockneyFit f : r.fits()) {
             if (f.rmsRelResidual() > org.fabprobe.model.Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
@@ -70,6 +71,39 @@ public final class PingPongReport {
             }
         }
         return flags;
+    }
+
+    /**
+     * The sizes whose sentinel before or after (0 B round trips, see PingPong) left the run's
+     * reference, the median of all sentinels: a flag naming them, or null.
+     *
+     * @param sentinelNs sizes.length + 1 batches of 0 B half round trips, size i between i and i + 1
+     */
+    public static String driftFlag(long[] sizes, double[][] sentinelNs, double resolutionNs) {
+        int n = sentinelNs.length;
+        double[] medians = new double[n], cis = new double[n];
+        for (int i = 0; i < n; i++) {
+            org.fabprobe.model.Estimate e = org.fabprobe.model.MedianCi.of(sentinelNs[i], sentinelNs[i].length, resolutionNs);
+            medians[i] = e.value();
+            cis[i] = e.ci95();
+        }
+        double reference = org.fabprobe.model.Robust.median(medians), referenceCi = org.fabprobe.model.Robust.median(cis);
+        List<String> drifted = new ArrayList<>();
+        double furthest = reference;
+        for (int i = 0; i < sizes.length && i + 1 < n; i++) {
+            for (int s : new int[] {i, i + 1}) {
+                if (org.fabprobe.model.Drift.moved(medians[s], cis[s], reference, referenceCi)) {
+                    drifted.add(human(sizes[i]));
+                    if (Math.abs(medians[s] - reference) > Math.abs(furthest - reference)) furthest = medians[s];
+                    break;
+                }
+            }
+        }
+        if (drifted.isEmpty()) return null;
+        return String.format(Locale.ROOT, "DRIFT %s: the 0 B half round trip measured beside %s read up to %.3f µs"
+                + " instead of the run's %.3f µs (the host changed speed: other work, CPU frequency, or the hypervisor's"
+                + " placement of the CPUs); their times and the ranges around them may be artefacts",
+                String.join(", ", drifted), drifted.size() == 1 ? "it" : "them", furthest / 1e3, reference / 1e3);
     }
 
     public static PingPongDocument document(PingPongResult r) {

@@ -3,7 +3,13 @@ package org.fabprobe.report;
 import java.util.List;
 import org.fabprobe.model.HockneyFit;
 
-/** A ping-pong sweep: per-size half-RTT statistics and the Hockney fit per size range. */
+/**
+ * A ping-pong sweep: per-size half-RTT statistics, the Hockney fit per size range, and the flag
+ * naming sizes measured while the host ran at another speed (null: none).
+ */
 public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits,
-                             double wallSeconds) {
+                             double wallSeconds, String driftFlag) {
+    public PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
+        this(run, points, fits, wallSeconds, null);
+    }
 }

@@ -36,6 +36,27 @@ class PingPongReportTest {
         return new PingPongResult(run, points, fits, 1.25);
     }
 
+    /** A sentinel batch of 0 B half round trips around {@code ns}, with a little spread. */
+    private static double[] sentinel(double ns) {
+        double[] batch = new double[200];
+        for (int i = 0; i < batch.length; i++) batch[i] = ns + (i % 10);
+        return batch;
+    }
+
+    @Test
+    void sizesBesideASentinelThatLeftTheRunsSpeedAreFlagged() {
+        long[] sizes = {8, 1024, 2048, 4096, 8192};
+        // the host slowed after 1 KiB and recovered after 2 KiB: both sizes next to the slow sentinel
+        double[][] sentinels = {sentinel(240), sentinel(240), sentinel(600), sentinel(240), sentinel(245), sentinel(240)};
+        String flag = PingPongReport.driftFlag(sizes, sentinels, 0.4);
+        assertNotNull(flag);
+        assertTrue(flag.startsWith("DRIFT 1 KiB, 2 KiB: "), flag);
+        assertTrue(flag.contains("read up to 0.60"), flag);
+        // a steady host: no flag, also with the sentinels' own scatter of a few ns
+        assertNull(PingPongReport.driftFlag(sizes,
+                new double[][] {sentinel(240), sentinel(250), sentinel(235), sentinel(244), sentinel(241), sentinel(239)}, 0.4));
+    }
+
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongReport.document(result())));
