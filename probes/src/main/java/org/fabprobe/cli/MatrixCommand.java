@@ -329,6 +329,6 @@ public final class MatrixCommand implements Callable<Integer> {
                 "--outlier-k", Double.toString(r.outlierK()), "--outlier-ratio", Double.toString(r.outlierRatio()),
                 "--timeout", (s.timeoutNs() / 1_000_000) + "ms", "--retries", Integer.toString(s.retries()),
                 "--method", s.loggpSizes() == null ? "pingpong" : "plogp", "--plogp-sizes", s.loggpSizes() == null ? "0..16K"
-                        : java.util.Arrays.stream(s.loggpSizes()).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(",")));
+                        : SizeList.asList(s.loggpSizes()).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongPredicate;
 import java.util.regex.Matcher;
 import org.fabprobe.transport.ShmNames;
 
@@ -20,14 +21,27 @@ public final class Leftovers {
 
     /** Removes fabprobe's files in /dev/shm whose owning process no longer exists; returns how many. */
     public static int removeDead() {
+        return removeOf(pid -> ProcessHandle.of(pid).isEmpty());
+    }
+
+    /**
+     * Removes this process's own files in /dev/shm: the last resort of a process that exits
+     * while a thread is still inside the transport library that would have removed them.
+     */
+    public static void removeMine() {
+        long me = ProcessHandle.current().pid();
+        removeOf(pid -> pid == me);
+    }
+
+    /** Removes this user's fabprobe files in /dev/shm whose owner pid {@code remove} accepts; returns how many. */
+    private static int removeOf(LongPredicate remove) {
         if (!Files.isDirectory(SHM)) return 0;
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, "fabprobe-*")) {
             for (Path file : files) {
                 Matcher m = ShmNames.OURS.matcher(file.getFileName().toString());
                 if (!m.matches() || !Files.isRegularFile(file) || !ownedByMe(file)) continue;
-                long pid = Long.parseLong(m.group(1));
-                if (ProcessHandle.of(pid).isPresent()) continue;
+                if (!remove.test(Long.parseLong(m.group(1)))) continue;
                 try {
                     if (Files.deleteIfExists(file)) removed++;
                 } catch (IOException ignored) {
@@ -38,23 +52,6 @@ public final class Leftovers {
             // clean-up is a courtesy: it never fails a run
         }
         return removed;
-    }
-
-    /**
-     * Removes this process's own files in /dev/shm: the last resort of a process that exits
-     * while a thread is still inside the transport library that would have removed them.
-     */
-    public static void removeMine() {
-        if (!Files.isDirectory(SHM)) return;
-        long me = ProcessHandle.current().pid();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, "fabprobe-*")) {
-            for (Path file : files) {
-                Matcher m = ShmNames.OURS.matcher(file.getFileName().toString());
-                if (m.matches() && Long.parseLong(m.group(1)) == me) Files.deleteIfExists(file);
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // clean-up is a courtesy: a later run removes what is left (removeDead)
-        }
     }
 
     private static boolean ownedByMe(Path file) {

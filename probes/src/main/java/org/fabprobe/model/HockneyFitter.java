@@ -1,7 +1,9 @@
 package org.fabprobe.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Fits Hockney's t(n) = t0 + n / r_inf (Santos et al., eq. 1; n_1/2 = t0 r_inf, eq. 2) to a
@@ -56,8 +58,8 @@ public final class HockneyFitter {
         int[] bestCuts = Segments.cuts(x, y);
         double error = Segments.standardError(x, y, bestCuts);
         for (int tail = 1; tail < MIN_POINTS && usable - tail >= MIN_POINTS; tail++) {
-            long[] kept = java.util.Arrays.copyOf(x, usable - tail);
-            double[] keptY = java.util.Arrays.copyOf(y, usable - tail);
+            long[] kept = Arrays.copyOf(x, usable - tail);
+            double[] keptY = Arrays.copyOf(y, usable - tail);
             int[] cuts = Segments.cuts(kept, keptY);
             if (Segments.standardError(kept, keptY, cuts) < error * Segments.requiredReduction()) {
                 x = kept;
@@ -88,7 +90,7 @@ public final class HockneyFitter {
             if (sizesBytes[i] <= last.toBytes() || !(timesNs[i] > 0)) continue;
             double line = last.t0Ns() + (Double.isInfinite(last.rInfMBs()) ? 0 : sizesBytes[i] * 1e3 / last.rInfMBs());
             if (!sizes.isEmpty()) sizes.append(", ");
-            sizes.append(String.format(java.util.Locale.ROOT, "%d B (%+.0f %% from the line of the range before)",
+            sizes.append(String.format(Locale.ROOT, "%d B (%+.0f %% from the line of the range before)",
                     sizesBytes[i], 100 * (timesNs[i] / line - 1)));
         }
         if (sizes.isEmpty()) return null;

@@ -3,7 +3,13 @@ package org.fabprobe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.fabprobe.model.Drift;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.model.HockneyFit;
+import org.fabprobe.model.HockneyFitter;
+import org.fabprobe.model.MedianCi;
+import org.fabprobe.model.Robust;
+import org.fabprobe.model.Segments;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.PingPongDocument;
@@ -59,12 +65,12 @@ public final class PingPongReport {
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
     static List<String> flags(PingPongResult r) {
         List<String> flags = new ArrayList<>();
-        String leftOut = org.fabprobe.model.HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
+        String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
                 r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
         if (leftOut != null) flags.add(leftOut);
         if (r.driftFlag() != null) flags.add(r.driftFlag());
         for (HockneyFit f : r.fits()) {
-            if (f.rmsRelResidual() > org.fabprobe.model.Segments.POOR_FIT) {
+            if (f.rmsRelResidual() > Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
                         + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
                         100 * f.rmsRelResidual()));
@@ -83,16 +89,16 @@ public final class PingPongReport {
         int n = sentinelNs.length;
         double[] medians = new double[n], cis = new double[n];
         for (int i = 0; i < n; i++) {
-            org.fabprobe.model.Estimate e = org.fabprobe.model.MedianCi.of(sentinelNs[i], sentinelNs[i].length, resolutionNs);
+            Estimate e = MedianCi.of(sentinelNs[i], sentinelNs[i].length, resolutionNs);
             medians[i] = e.value();
             cis[i] = e.ci95();
         }
-        double reference = org.fabprobe.model.Robust.median(medians), referenceCi = org.fabprobe.model.Robust.median(cis);
+        double reference = Robust.median(medians), referenceCi = Robust.median(cis);
         List<String> drifted = new ArrayList<>();
         double furthest = reference;
         for (int i = 0; i < sizes.length && i + 1 < n; i++) {
             for (int s : new int[] {i, i + 1}) {
-                if (org.fabprobe.model.Drift.moved(medians[s], cis[s], reference, referenceCi)) {
+                if (Drift.moved(medians[s], cis[s], reference, referenceCi)) {
                     drifted.add(human(sizes[i]));
                     if (Math.abs(medians[s] - reference) > Math.abs(furthest - reference)) furthest = medians[s];
                     break;
