@@ -81,20 +81,23 @@ public final class LogGPMethod {
             PLogPMethod.addIfPresent(notes, Sampler.disturbedNote("size " + s + " B", prtt1, prttN, prttD));
         }
         PLogPMethod.addIfPresent(notes, sampler.discardedNote());
-        notes.addAll(poorFits(sizes));
+        notes.addAll(rangeNotes(sizes));
         return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
     }
 
-    /** Notes for the ranges where the line through g + (s-1)G fits poorly. */
-    static List<String> poorFits(List<SizePrtt> sizes) {
+    /** Notes for the ranges where the line through g + (s-1)G fits poorly, and for sizes left out after the last. */
+    static List<String> rangeNotes(List<SizePrtt> sizes) {
         List<String> notes = new ArrayList<>();
         if (sizes.size() < 3) return notes;
         Series s = Series.of(sizes);
-        int[] bounds = s.rangeBounds();
+        Segments.Split split = s.split();
+        int[] bounds = split.bounds();
         for (int i = 0; i + 1 < bounds.length; i++) {
             String note = Segments.poorFitNote("g+(s-1)G", s.x(), s.gapAll(), bounds[i], bounds[i + 1]);
             if (note != null) notes.add(note);
         }
+        String outside = Segments.outsideFitNote("g+(s-1)G", s.x(), s.gapAll(), split);
+        if (outside != null) notes.add(outside);
         return notes;
     }
 
@@ -106,13 +109,9 @@ public final class LogGPMethod {
                     sizes.stream().mapToDouble(p -> p.prtt1().value()).toArray());
         }
 
-        /** 0, every cut, the number of sizes: range i is [bounds[i], bounds[i + 1]). */
-        int[] rangeBounds() {
-            int[] cuts = Segments.cuts(x, gapAll, prtt1);
-            int[] bounds = new int[cuts.length + 2];
-            System.arraycopy(cuts, 0, bounds, 1, cuts.length);
-            bounds[bounds.length - 1] = x.length;
-            return bounds;
+        /** The size ranges, split where either series changes its line; a step after the last sizes leaves them out. */
+        Segments.Split split() {
+            return Segments.split(x, gapAll, prtt1);
         }
     }
 
@@ -122,7 +121,7 @@ public final class LogGPMethod {
         if (sizes.size() < 2) return sets;
         Series s = Series.of(sizes);
         long[] x = s.x();
-        int[] bounds = s.rangeBounds();
+        int[] bounds = s.split().bounds();
         for (int i = 0; i + 1 < bounds.length; i++) {
             int from = bounds[i], to = bounds[i + 1];
             Segments.Line line = Segments.fit(x, s.gapAll(), from, to);

@@ -10,7 +10,8 @@ public final class MethodFlags {
     private MethodFlags() {}
 
     /**
-     * Physically inconsistent or absurd parameter sets, poorly fitting ranges, sizes measured
+     * Physically inconsistent or absurd parameter sets, poorly fitting ranges, sizes left out
+     * after the last range, sizes measured
      * while the host drifted, and values measured only while disturbed.
      *
      * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
@@ -23,6 +24,8 @@ public final class MethodFlags {
         }
         long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
         if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");
+        long outside = notes.stream().filter(n -> n.startsWith(Segments.OUTSIDE_FIT_NOTE)).count();
+        if (outside > 0) flags.add("OUTSIDE FIT: the last sizes lie off the last range's line and were left out of the fit (see notes)");
         long drifted = notes.stream().filter(n -> n.startsWith(PLogPMethod.DRIFT_NOTE)).count();
         if (drifted > 0) {
             flags.add("DRIFT: " + drifted + " sizes measured while the host ran at another speed (see notes): ranges and"

@@ -55,19 +55,10 @@ public final class HockneyFitter {
         }
         if (usable < MIN_POINTS) return List.of();
 
-        int[] bestCuts = Segments.cuts(x, y);
-        double error = Segments.standardError(x, y, bestCuts);
-        for (int tail = 1; tail < MIN_POINTS && usable - tail >= MIN_POINTS; tail++) {
-            long[] kept = Arrays.copyOf(x, usable - tail);
-            double[] keptY = Arrays.copyOf(y, usable - tail);
-            int[] cuts = Segments.cuts(kept, keptY);
-            if (Segments.standardError(kept, keptY, cuts) < error * Segments.requiredReduction()) {
-                x = kept;
-                y = keptY;
-                bestCuts = cuts;
-                break;
-            }
-        }
+        Segments.Split split = Segments.split(x, y);
+        int[] bestCuts = split.cuts();
+        x = Arrays.copyOf(x, split.kept());
+        y = Arrays.copyOf(y, split.kept());
         List<HockneyFit> fits = new ArrayList<>();
         int from = 0;
         for (int i = 0; i <= bestCuts.length; i++) {

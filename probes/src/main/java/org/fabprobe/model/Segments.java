@@ -1,5 +1,8 @@
 package org.fabprobe.model;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 /**
  * Straight lines y = intercept + slope x over contiguous size ranges, and the choice of those
  * ranges: how fabprobe finds protocol switches (eager -> rendezvous, inject -> copy) in any
@@ -16,6 +19,11 @@ package org.fabprobe.model;
  * split, while a switch leaves a systematic misfit that splitting removes. Several series
  * measured at the same sizes can be split together (their residuals add), so a switch that
  * shows in any of them is found. A fit already within 1e-6 relative is not split.
+ *
+ * <p><b>A step after the last sizes.</b> A range needs 3 sizes, so a step after the
+ * second-to-last size cannot get one, and its misfit can hide every step before it. {@link #split}
+ * leaves the last one or two sizes out when that halves the residual standard error, the test
+ * an added range must pass; {@link #outsideFitNote} says so, never silently.
  */
 public final class Segments {
     static final int MIN_POINTS = 3;
@@ -27,6 +35,8 @@ public final class Segments {
     public static final double POOR_FIT = 0.10;
     /** How notes about poorly fitting ranges start; the reports raise a flag for them. */
     public static final String POOR_FIT_NOTE = "poor fit: ";
+    /** How notes about sizes left out after the last range start; the reports raise a flag for them. */
+    public static final String OUTSIDE_FIT_NOTE = "outside fit: ";
 
     private Segments() {}
 
@@ -112,6 +122,53 @@ public final class Segments {
         return bestCuts;
     }
 
+    /**
+     * Ranges over the first {@code kept} sizes: the start index of every range after the first.
+     * Sizes from {@code kept} on lie outside every range.
+     */
+    public record Split(int kept, int[] cuts) {
+        /** 0, every cut, kept: range i is [bounds[i], bounds[i + 1]). */
+        public int[] bounds() {
+            int[] bounds = new int[cuts.length + 2];
+            System.arraycopy(cuts, 0, bounds, 1, cuts.length);
+            bounds[bounds.length - 1] = kept;
+            return bounds;
+        }
+    }
+
+    /** {@link #cuts}, with the last one or two sizes left out when that halves the residual standard error. */
+    public static Split split(long[] x, double[]... series) {
+        int[] best = cuts(x, series);
+        if (x.length <= MIN_POINTS) return new Split(x.length, best);
+        double error = standardError(x, series, best);
+        for (int tail = 1; tail < MIN_POINTS && x.length - tail >= MIN_POINTS; tail++) {
+            int kept = x.length - tail;
+            long[] keptX = Arrays.copyOf(x, kept);
+            double[][] keptSeries = Arrays.stream(series).map(y -> Arrays.copyOf(y, kept)).toArray(double[][]::new);
+            int[] cuts = cuts(keptX, keptSeries);
+            if (standardError(keptX, keptSeries, cuts) < error * REQUIRED_REDUCTION_PER_RANGE) return new Split(kept, cuts);
+        }
+        return new Split(x.length, best);
+    }
+
+    /**
+     * A note naming the sizes {@code split} left out and how far {@code what} lies there from the
+     * line of the last range, or null if every size is in a range.
+     */
+    public static String outsideFitNote(String what, long[] x, double[] y, Split split) {
+        if (split.kept() >= x.length) return null;
+        int[] bounds = split.bounds();
+        Line last = fit(x, y, bounds[bounds.length - 2], split.kept());
+        StringBuilder sizes = new StringBuilder();
+        for (int i = split.kept(); i < x.length; i++) {
+            if (!sizes.isEmpty()) sizes.append(", ");
+            sizes.append(String.format(Locale.ROOT, "%d B (%+.0f %%)", x[i], 100 * (y[i] / last.at(x[i]) - 1)));
+        }
+        return OUTSIDE_FIT_NOTE + what + " at " + sizes + " from the line of the range before: a step after the last"
+                + " range (a protocol switch, a cache limit) or a disturbed size, too few sizes past it for a range of its"
+                + " own, so left out of the fit";
+    }
+
     private static int[] leastResidualCuts(long[] x, double[][] series, int ranges) {
         int n = x.length;
         if (degreesOfFreedom(n, series.length, ranges) < 1 || n < ranges * MIN_POINTS) return null;
@@ -148,16 +205,6 @@ public final class Segments {
             }
         }
         return rss;
-    }
-
-    /** The residual standard error of the best ranges for {@code y} (see the class comment). */
-    static double standardError(long[] x, double[] y, int[] cuts) {
-        return standardError(x, new double[][] {y}, cuts);
-    }
-
-    /** How much each added range must lower the residual standard error (a factor). */
-    static double requiredReduction() {
-        return REQUIRED_REDUCTION_PER_RANGE;
     }
 
     private static double standardError(long[] x, double[][] series, int[] cuts) {

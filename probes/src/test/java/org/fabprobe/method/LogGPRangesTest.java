@@ -1,0 +1,57 @@
+package org.fabprobe.method;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabprobe.method.LogGPMethod.SizePrtt;
+import org.fabprobe.method.Sampler.Sampled;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Segments;
+import org.fabprobe.model.Statistics;
+import org.junit.jupiter.api.Test;
+
+/** LogGP's size ranges on a real sweep: Open MPI's pml ucx over loopback tcp, blocking calls. */
+class LogGPRangesTest {
+    // `loggp -t mpi:openmpi/ucx:tcp`: g + (s-1)G and PRTT(1,0,s) medians, ns. Blocking MPI_Send
+    // stays eager up to 128 KiB and switches to rendezvous at 256 KiB, which is faster.
+    private static final long[] SIZES = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+            32768, 65536, 131072, 262144};
+    private static final double[] GAP_ALL = {4647, 4640, 4611, 4652, 4636, 4648, 4648, 4650, 4672, 4706, 4973, 4985,
+            5108, 6013, 10890, 17678, 30389, 52575, 101124, 75073};
+    private static final double[] PRTT1 = {9565, 9575, 9435, 9465, 9495, 9605, 9605, 9585, 9615, 9595, 9635, 9915,
+            10396, 11468, 19329, 35644, 61101, 101952, 196893, 133048};
+
+    private static Sampled exact(double v) {
+        return new Sampled(new Estimate(v, 1), Statistics.summarize(new double[] {v}, 1), true, 0, 0, false);
+    }
+
+    private static List<SizePrtt> sweep(int count) {
+        List<SizePrtt> list = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            list.add(new SizePrtt(SIZES[i], exact(PRTT1[i]), exact(16 * GAP_ALL[i]), exact(16 * GAP_ALL[i]), 0, 0,
+                    new Estimate(GAP_ALL[i], 10), new Estimate(4400, 10)));
+        }
+        return list;
+    }
+
+    @Test
+    void theFasterProtocolAtTheLastSizeIsLeftOutAndSaidSo() {
+        List<SizePrtt> sizes = sweep(SIZES.length);
+        List<ParameterSet> ranges = LogGPMethod.fit(sizes);
+        assertEquals(131072, ranges.getLast().toBytes(), ranges::toString);
+        List<String> notes = LogGPMethod.rangeNotes(sizes);
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith(Segments.OUTSIDE_FIT_NOTE) && n.contains("262144 B")),
+                notes::toString);
+        assertTrue(notes.stream().noneMatch(n -> n.startsWith(Segments.POOR_FIT_NOTE)), notes::toString);
+        assertTrue(MethodFlags.of(ranges, notes, PRTT1[0]).stream().anyMatch(f -> f.startsWith("OUTSIDE FIT")));
+    }
+
+    @Test
+    void withoutTheStepEverySizeStaysInARange() {
+        List<SizePrtt> sizes = sweep(SIZES.length - 1);
+        assertEquals(131072, LogGPMethod.fit(sizes).getLast().toBytes());
+        assertTrue(LogGPMethod.rangeNotes(sizes).stream().noneMatch(n -> n.startsWith(Segments.OUTSIDE_FIT_NOTE)));
+    }
+}
