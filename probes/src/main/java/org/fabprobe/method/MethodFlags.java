@@ -11,8 +11,8 @@ public final class MethodFlags {
 
     /**
      * Physically inconsistent or absurd parameter sets, poorly fitting ranges, sizes left out
-     * after the last range, sizes measured
-     * while the host drifted, and values measured only while disturbed.
+     * after the last range, sizes measured while the host drifted, and values measured only
+     * while disturbed.
      *
      * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
      */

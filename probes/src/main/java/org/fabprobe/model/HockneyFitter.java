@@ -85,8 +85,7 @@ public final class HockneyFitter {
                     sizesBytes[i], 100 * (timesNs[i] / line - 1)));
         }
         if (sizes.isEmpty()) return null;
-        return "OUTSIDE FIT " + sizes + ": a step after the last range (a cache or memory limit, a protocol switch) or a"
-                + " disturbed size; too few sizes past it for a range of its own, so left out of the fit";
+        return "OUTSIDE FIT " + sizes + ": " + Segments.OUTSIDE_FIT_REASON;
     }
 
     private static HockneyFit toFit(long[] x, int from, int to, Segments.Line s) {

@@ -37,6 +37,9 @@ public final class Segments {
     public static final String POOR_FIT_NOTE = "poor fit: ";
     /** How notes about sizes left out after the last range start; the reports raise a flag for them. */
     public static final String OUTSIDE_FIT_NOTE = "outside fit: ";
+    /** Why sizes after the last range are left out, for every fit that leaves them out. */
+    static final String OUTSIDE_FIT_REASON = "a step after the last range (a cache or memory limit, a protocol switch) or"
+            + " a disturbed size; too few sizes past it for a range of its own, so left out of the fit";
 
     private Segments() {}
 
@@ -164,9 +167,7 @@ public final class Segments {
             if (!sizes.isEmpty()) sizes.append(", ");
             sizes.append(String.format(Locale.ROOT, "%d B (%+.0f %%)", x[i], 100 * (y[i] / last.at(x[i]) - 1)));
         }
-        return OUTSIDE_FIT_NOTE + what + " at " + sizes + " from the line of the range before: a step after the last"
-                + " range (a protocol switch, a cache limit) or a disturbed size, too few sizes past it for a range of its"
-                + " own, so left out of the fit";
+        return OUTSIDE_FIT_NOTE + what + " at " + sizes + " from the line of the range before: " + OUTSIDE_FIT_REASON;
     }
 
     private static int[] leastResidualCuts(long[] x, double[][] series, int ranges) {
