@@ -22,7 +22,13 @@ find_jdk() {
 # measure or mirror on a small machine: serial GC (the loops allocate nothing), fabprobe's own
 # methods compiled in the requesting thread (not all, as -Xbatch would: that cost each JVM
 # ~0.55 s of start-up), no perf-data page updates, no periodic safepoints.
-FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false"
+FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false"
+# With them (after -XX:+UnlockDiagnosticVMOptions): -XX:CompilerDirectivesFile= this file, which
+# keeps start-up-only code from C2 (see there; the distribution carries a copy in lib/). HotSpot
+# announces the file on standard output ("1 compiler directives added"), where JSON and the
+# child mirror's address go: -XX:-DisplayVMOutput silences that stream (VM warnings and errors
+# go to standard error, -Xlog elsewhere; -XX:+PrintCompilation and the like need it back on).
+FABPROBE_JIT_DIRECTIVES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/jit-directives.json"
 
 # HotSpot owns SIGSEGV: keep libpsm/libpsm2 (linked into Debian's libfabric) from installing
 # backtrace handlers in their constructors (see org.fabprobe.bindings.NativeEnvironment).
