@@ -21,7 +21,24 @@ public final class Leftovers {
 
     /** Removes fabprobe's files in /dev/shm whose owning process no longer exists; returns how many. */
     public static int removeDead() {
-        return removeOf(pid -> ProcessHandle.of(pid).isEmpty());
+        return removeOf(Leftovers::ended);
+    }
+
+    /**
+     * Whether process {@code pid} has ended: it no longer exists, or it is a zombie. A killed
+     * measure process closes its sockets as it dies, so its mirror can look while the kernel
+     * still keeps it as a zombie for its parent to reap; Java counts a zombie as alive.
+     */
+    static boolean ended(long pid) {
+        if (ProcessHandle.of(pid).isEmpty()) return true;
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int name = stat.lastIndexOf(')'); // the state follows the command name, which may hold anything
+            char state = name > 0 && name + 2 < stat.length() ? stat.charAt(name + 2) : '?';
+            return state == 'Z' || state == 'X';
+        } catch (IOException e) {
+            return true; // reaped between the two looks
+        }
     }
 
     /**

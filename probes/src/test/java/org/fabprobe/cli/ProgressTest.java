@@ -67,8 +67,9 @@ class ProgressTest {
     @Test
     void overMpiRankZeroDrawsThroughTheLaunchersRelay(@TempDir Path dir) throws Exception {
         // local mode: rank 0's stderr is mpirun's pipe, relayed by the fabprobe that started it
-        // 2100 round trips of 2 MiB take ~1 s on an idle machine: the last sizes come after the first second
-        String out = onTerminal(dir, "mpi", "pingpong", "-t", "mpi:openmpi/ob1:vader", "-s", "0..2M", "-n", "2000");
+        // the line is drawn from the first second on: 4100 round trips of 2 MiB take ~1.3 s on an idle machine,
+        // the sizes before them ~0.7 s (with 2000, a fast machine had begun 2 MiB before the first second)
+        String out = onTerminal(dir, "mpi", "pingpong", "-t", "mpi:openmpi/ob1:vader", "-s", "0..2M", "-n", "4000");
         assertTrue(steps(out, "pingpong mpi:openmpi/ob1:vader: round trips at \\d+ [KMi]*B", 23).contains(23), out);
         assertClearedBeforeTable(out, "Hockney");
     }
