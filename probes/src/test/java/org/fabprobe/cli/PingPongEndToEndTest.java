@@ -35,6 +35,9 @@ class PingPongEndToEndTest {
         assertTrue(median64k > median8, () -> "64 KiB median " + median64k + " <= 8 B median " + median8);
         assertTrue(doc.contains("\"provider\""), doc);
         assertFalse(doc.contains("\"wall_ms\": null"), "every size records its wall time:\n" + doc);
+        // kernel TCP's congestion control shapes the large sizes: recorded where it applies, as the host has it
+        String congestionControl = Files.readString(Path.of("/proc/sys/net/ipv4/tcp_congestion_control")).strip();
+        assertEquals(transport.equals("ofi:tcp"), doc.contains("\"tcp_congestion_control\": \"" + congestionControl + "\""), doc);
     }
 
     /** The median half-RTT of one size, read from the JSON text. */

@@ -16,6 +16,7 @@ import org.fabprobe.bindings.libfabric.gen.fi_ep_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_fabric_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_info;
 import org.fabprobe.bindings.libfabric.gen.fi_tx_attr;
+import org.fabprobe.transport.TcpFacts;
 
 /** What fi_getinfo offers on this machine, for `fabprobe providers` and error messages. */
 public final class OfiProviders {
@@ -70,6 +71,9 @@ public final class OfiProviders {
         facts.put("mr_mode", o.mrMode());
         facts.put("inject_size", Long.toString(o.injectSize()));
         facts.put("max_msg_size", Long.toUnsignedString(o.maxMessageSize()));
+        if (o.provider().startsWith("tcp") || o.provider().startsWith("sockets")) {
+            facts.put("tcp_congestion_control", TcpFacts.congestionControl());
+        }
     }
 
     private static MemorySegment info(MemorySegment pointer) {

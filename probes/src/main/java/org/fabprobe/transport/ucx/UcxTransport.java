@@ -23,6 +23,7 @@ import org.fabprobe.bindings.ucx.gen.ucp_mem_map_params;
 import org.fabprobe.bindings.ucx.gen.ucp_params;
 import org.fabprobe.bindings.ucx.gen.ucp_request_param_t;
 import org.fabprobe.bindings.ucx.gen.ucp_worker_params;
+import org.fabprobe.transport.TcpFacts;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
@@ -154,6 +155,7 @@ public final class UcxTransport implements Transport {
         facts.put("tls", tls);
         facts.put("devices", devicesFor(tls, resources));
         facts.put("err_mode", "none");
+        if (List.of(tls.split(",")).contains("tcp")) facts.put("tcp_congestion_control", TcpFacts.congestionControl());
         facts.putAll(UcxSettings.facts(pinned));
         NativeEnvironment.reclaimTerminationSignals();
     }
