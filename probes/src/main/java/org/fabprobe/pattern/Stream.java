@@ -114,27 +114,7 @@ public final class Stream {
         for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions);
     }
 
-    private static final int POSTED = Integer.getInteger("fab.posted", 0);
-
     private void mirrorSize(Transport t, Await await, long size, long windows) {
-        if (POSTED <= 0 || POSTED >= window) { mirrorSizeFull(t, await, size, windows); return; }
-        long base = t.recvsCompleted();
-        long total = windows * window, posted = 0;
-        for (; posted < Math.min(POSTED, total); posted++) t.postRecv(size);
-        for (long w = 0; w < windows; w++) {
-            long end = base + (w + 1) * window;
-            while (t.recvsCompleted() < end) {
-                long done = t.recvsCompleted() - base;
-                while (posted < total && posted - done < POSTED) { t.postRecv(size); posted++; }
-                await.recvs(t, t.recvsCompleted() + 1);
-            }
-            long sends = t.sendsCompleted();
-            t.postSend(0);
-            await.sends(t, sends + 1);
-        }
-    }
-
-    private void mirrorSizeFull(Transport t, Await await, long size, long windows) {
         long recvs = t.recvsCompleted();
         for (int m = 0; m < window; m++) t.postRecv(size);
         for (long w = 0; w < windows; w++) {
