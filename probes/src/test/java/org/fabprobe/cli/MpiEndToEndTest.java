@@ -123,6 +123,9 @@ class MpiEndToEndTest {
         assertEquals("lo", mpiFacts.get("ucx.NET_DEVICES"), mpiFacts::toString);
         assertEquals("lo", mpiFacts.get("env.UCX_NET_DEVICES"), mpiFacts::toString);
         assertEquals(((Map<?, ?>) ucx.get("raw")).get("NET_DEVICES"), ((Map<?, ?>) ucx.get("mpi")).get("NET_DEVICES"), ucx::toString);
+        // and the kernel TCP's congestion control both sides ran under (it paces large messages)
+        assertNotNull(rawFacts.get("tcp_congestion_control"), rawFacts::toString);
+        assertEquals(rawFacts.get("tcp_congestion_control"), mpiFacts.get("tcp_congestion_control"), mpiFacts::toString);
         List<?> ranges = (List<?>) doc.get("ranges");
         assertFalse(ranges.isEmpty(), doc::toString);
         for (Object o : ranges) {

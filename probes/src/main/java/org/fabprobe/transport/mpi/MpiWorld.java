@@ -10,6 +10,7 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.mpi.MpiException;
+import org.fabprobe.transport.TcpFacts;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.ucx.UcxSettings;
 
@@ -50,6 +51,10 @@ public final class MpiWorld {
         if (selection.environment().containsKey("UCX_TLS")) {
             facts.putAll(UcxSettings.facts(Map.of("TLS", selection.environment().get("UCX_TLS"),
                     "NET_DEVICES", selection.environment().getOrDefault("UCX_NET_DEVICES", UcxSettings.UCX_DEFAULT))));
+        }
+        // as the raw tcp transports record it, so that compare's two sides show the same
+        if (selection.underneath().contains("tcp") || selection.underneath().contains("sockets")) {
+            facts.put("tcp_congestion_control", TcpFacts.congestionControl());
         }
     }
 
