@@ -28,6 +28,8 @@ public final class PingPongReport {
         RunFacts run = r.run();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
+        String congestionControl = run.transportFacts().get("tcp_congestion_control"); // paces the large sizes
+        if (congestionControl != null) library += (library.isEmpty() ? "" : ", ") + "tcp " + congestionControl;
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
         b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%n", run.transport(),
