@@ -77,7 +77,11 @@ public final class Await {
     private long check(long deadline, Transport t, long target, boolean recv) {
         if (Shutdown.requested()) throw Shutdown.interrupted();
         long now = Clock.now();
-        if (deadline == 0) return now + timeoutTicks;
+        // the first look sets the deadline, without a branch: waits the JIT warm-up made were
+        // short (one look), so a branch for the later looks of a long wait was never taken
+        // there, and a 1 MiB window over tcp then hit its trap in the timed rounds
+        long first = ((deadline | -deadline) >>> 63) ^ 1; // 1 while no deadline is set, else 0
+        deadline += first * (now + timeoutTicks);
         if (now - deadline > 0) {
             throw TransportException.timeout("no answer from " + peer + " for "
                     + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for "
