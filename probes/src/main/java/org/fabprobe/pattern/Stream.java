@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import java.util.Arrays;
 import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Transport;
@@ -23,6 +24,17 @@ public final class Stream {
     static final int JIT_MESSAGES = 20_000;
     static final double JIT_WARMUP_BUDGET_NS = 250e6;
     private static final int PROBE_WINDOWS = 4;
+    /**
+     * In the JIT warm-up every {@value #LARGE_EVERY}th window carries messages of up to
+     * {@value #LARGE_WARMUP_BYTES} bytes (the largest size if smaller). A send that large does
+     * not complete inside the call (UCX tcp: rendezvous; libfabric: above the inject size), so
+     * the code that handles its request is taken, and profiled, before C2 compiles the loops.
+     * With 0 B windows only it was first taken in the timed windows: in a 1 MiB ucx:tcp run
+     * sendWindow and postSend hit unstable_if traps at the first timed window, and postSend,
+     * reuse and the mirror's loop were compiled again by C2 during the measurement.
+     */
+    static final int LARGE_EVERY = 16;
+    static final long LARGE_WARMUP_BYTES = 64 * 1024;
 
     private final long[] sizes;
     private final int window;
@@ -73,8 +85,9 @@ public final class Stream {
         }
         long jitWindows = Math.max(1, Math.min(JIT_MESSAGES / window,
                 (long) (JIT_WARMUP_BUDGET_NS / Math.max(Clock.toNs(fastest), 1))));
+        long large = largeWarmUpBytes();
         JitWarmup.measureSide(control, jitWindows, Math.max(1, JIT_MESSAGES / window), windows -> {
-            for (long w = 0; w < windows; w++) sendWindow(t, await, 0);
+            for (long w = 0; w < windows; w++) sendWindow(t, await, windowBytes(w, 0, LARGE_EVERY, large));
         });
         double[][] windowNs = new double[sizes.length][repetitions];
         for (int i = 0; i < sizes.length; i++) {
@@ -107,25 +120,41 @@ public final class Stream {
         await.sends(t, sends + window);
     }
 
-    /** Mirror half: receives every window and acknowledges it. */
-    public void mirror(Transport t, Await await, Control control) {
-        mirrorSize(t, await, 0, PROBE_WINDOWS);
-        JitWarmup.mirrorSide(control, windows -> mirrorSize(t, await, 0, windows));
-        for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions);
+    private long largeWarmUpBytes() {
+        return Math.min(LARGE_WARMUP_BYTES, Arrays.stream(sizes).max().orElse(0));
     }
 
-    private void mirrorSize(Transport t, Await await, long size, long windows) {
+    /** The bytes of window {@code w}: {@code size}, or {@code large} for every {@code largeEvery}th (0: none). */
+    private static long windowBytes(long w, long size, int largeEvery, long large) {
+        return largeEvery > 0 && w % largeEvery == largeEvery - 1 ? large : size;
+    }
+
+    /** Mirror half: receives every window and acknowledges it. */
+    public void mirror(Transport t, Await await, Control control) {
+        mirrorSize(t, await, 0, PROBE_WINDOWS, 0, 0);
+        long large = largeWarmUpBytes();
+        JitWarmup.mirrorSide(control, windows -> mirrorSize(t, await, 0, windows, LARGE_EVERY, large));
+        for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions, 0, 0);
+    }
+
+    /**
+     * Receives {@code windows} windows and acknowledges each, with the next window's receives
+     * posted first; window w has {@link #windowBytes} bytes (the JIT warm-up's large windows).
+     */
+    private void mirrorSize(Transport t, Await await, long size, long windows, int largeEvery, long large) {
         long recvs = t.recvsCompleted();
-        for (int m = 0; m < window; m++) t.postRecv(size);
+        postWindow(t, windowBytes(0, size, largeEvery, large));
         for (long w = 0; w < windows; w++) {
             recvs += window;
             await.recvs(t, recvs);
-            if (w + 1 < windows) {
-                for (int m = 0; m < window; m++) t.postRecv(size);
-            }
+            if (w + 1 < windows) postWindow(t, windowBytes(w + 1, size, largeEvery, large));
             long sends = t.sendsCompleted();
             t.postSend(0);
             await.sends(t, sends + 1);
         }
+    }
+
+    private void postWindow(Transport t, long bytes) {
+        for (int m = 0; m < window; m++) t.postRecv(bytes);
     }
 }
