@@ -34,6 +34,15 @@ public final class Stream {
      * reuse and the mirror's loop were compiled again by C2 during the measurement.
      */
     static final int LARGE_EVERY = 16;
+    /**
+     * sendWindow runs once per window, so its call count grows slowly: HotSpot compiles a
+     * method with C2 after ~600 calls (Tier4MinInvocationThreshold) once its loops have run
+     * often enough. With 312 windows (20 000 messages) the warm-up could pass a whole batch
+     * without a compilation and end while sendWindow was still at tier 3; C2 then compiled it,
+     * blocking, in the timed windows (1 MiB ucx:tcp, -XX:+LogCompilation). The first batch
+     * stays within {@link #JIT_WARMUP_BUDGET_NS}: a slow transport gets fewer windows.
+     */
+    static final long JIT_MIN_WINDOWS = 800;
     static final long LARGE_WARMUP_BYTES = 64 * 1024;
 
     private final long[] sizes;
@@ -83,7 +92,7 @@ public final class Stream {
             sendWindow(t, await, 0);
             fastest = Math.min(fastest, Clock.now() - start);
         }
-        long jitWindows = Math.max(1, Math.min(JIT_MESSAGES / window,
+        long jitWindows = Math.max(1, Math.min(Math.max(JIT_MIN_WINDOWS, JIT_MESSAGES / window),
                 (long) (JIT_WARMUP_BUDGET_NS / Math.max(Clock.toNs(fastest), 1))));
         long large = largeWarmUpBytes();
         JitWarmup.measureSide(control, jitWindows, Math.max(1, JIT_MESSAGES / window), windows -> {
