@@ -58,6 +58,7 @@ public final class Watchdog implements AutoCloseable {
                 System.err.println("fabprobe: " + hang(limitMs, what, rv));
                 beforeHalt.run();
                 Leftovers.removeDead();
+                Leftovers.removeMine(); // _exit leaves the stuck transport unclosed, its shm region too
                 System.err.flush();
                 exitNow(ExitCode.PEER_TIMEOUT);
             }
