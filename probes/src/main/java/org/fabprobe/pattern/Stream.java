@@ -34,6 +34,7 @@ public final class Stream {
      * reuse and the mirror's loop were compiled again by C2 during the measurement.
      */
     static final int LARGE_EVERY = 16;
+    static final long LARGE_WARMUP_BYTES = 64 * 1024;
     /**
      * sendWindow runs once per window, so its call count grows slowly: HotSpot compiles a
      * method with C2 after ~600 calls (Tier4MinInvocationThreshold) once its loops have run
@@ -43,7 +44,6 @@ public final class Stream {
      * stays within {@link #JIT_WARMUP_BUDGET_NS}: a slow transport gets fewer windows.
      */
     static final long JIT_MIN_WINDOWS = 800;
-    static final long LARGE_WARMUP_BYTES = 64 * 1024;
 
     private final long[] sizes;
     private final int window;
