@@ -54,7 +54,7 @@ public final class MpiWorld {
         }
         // as the raw tcp transports record it, so that compare's two sides show the same
         if (selection.underneath().contains("tcp") || selection.underneath().contains("sockets")) {
-            facts.put("tcp_congestion_control", TcpFacts.congestionControl());
+            TcpFacts.record(facts);
         }
     }
 

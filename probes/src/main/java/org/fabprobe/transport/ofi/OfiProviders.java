@@ -72,7 +72,7 @@ public final class OfiProviders {
         facts.put("inject_size", Long.toString(o.injectSize()));
         facts.put("max_msg_size", Long.toUnsignedString(o.maxMessageSize()));
         if (o.provider().startsWith("tcp") || o.provider().startsWith("sockets")) {
-            facts.put("tcp_congestion_control", TcpFacts.congestionControl());
+            TcpFacts.record(facts);
         }
     }
 

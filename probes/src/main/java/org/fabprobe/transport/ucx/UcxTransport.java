@@ -155,7 +155,7 @@ public final class UcxTransport implements Transport {
         facts.put("tls", tls);
         facts.put("devices", devicesFor(tls, resources));
         facts.put("err_mode", "none");
-        if (List.of(tls.split(",")).contains("tcp")) facts.put("tcp_congestion_control", TcpFacts.congestionControl());
+        if (List.of(tls.split(",")).contains("tcp")) TcpFacts.record(facts);
         facts.putAll(UcxSettings.facts(pinned));
         NativeEnvironment.reclaimTerminationSignals();
     }
