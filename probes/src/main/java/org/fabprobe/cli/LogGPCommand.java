@@ -47,7 +47,7 @@ final class LogGPCommand implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));
         settings.put("messages", messages);
-        method.describe(settings, sampler, calls);
+        method.describe(settings, sampler, calls, run);
         var context = new MethodReport.Context(session.runFacts("loggp", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

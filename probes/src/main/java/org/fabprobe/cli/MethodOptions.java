@@ -39,9 +39,10 @@ final class MethodOptions {
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
     }
 
-    void describe(Map<String, Object> settings, Sampler sampler, PingPong.Calls calls) {
+    void describe(Map<String, Object> settings, Sampler sampler, PingPong.Calls calls, Run<?> run) {
         settings.put("calls", calls.label());
         settings.put("calls_detail", describeCalls(calls));
+        if (!run.sendTiming().isEmpty()) settings.put("o_s_timing", run.sendTiming());
         settings.put("sampling", sampler.toString());
         settings.put("ci_target_percent", ciPercent);
         settings.put("batch", batch);
@@ -56,8 +57,11 @@ final class MethodOptions {
                 : "nonblocking (post, then poll progress; MPI_Isend / MPI_Irecv / MPI_Test under mpi)";
     }
 
-    /** What one method run returns, with the facts the report needs. */
-    record Run<R>(R result, Map<String, String> transportFacts, double warmupMs, double wallSeconds) {}
+    /**
+     * What one method run returns, with the facts the report needs; {@code sendTiming} is how
+     * blocking sends were timed ({@link org.fabprobe.transport.Transport#sendTiming}), "" for nonblocking calls.
+     */
+    record Run<R>(R result, Map<String, String> transportFacts, String sendTiming, double warmupMs, double wallSeconds) {}
 
     interface Body<R> {
         R run(Probe probe);
@@ -68,16 +72,18 @@ final class MethodOptions {
         SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls));
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
+        String[] sendTiming = {""};
         long start = System.nanoTime();
         R result = session.run(spec, (t, await, control) -> {
             facts.putAll(t.facts());
             Probe probe = new Probe(t, await, control, DEPTH, calls);
+            if (calls == PingPong.Calls.BLOCKING) sendTiming[0] = t.sendTiming();
             steps.phase("JIT warm-up");
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);
             R r = body.run(probe);
             probe.end();
             return r;
         });
-        return new Run<>(result, facts, warmupNs[0] / 1e6, (System.nanoTime() - start) / 1e9);
+        return new Run<>(result, facts, sendTiming[0], warmupNs[0] / 1e6, (System.nanoTime() - start) / 1e9);
     }
 }

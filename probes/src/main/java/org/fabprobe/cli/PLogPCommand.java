@@ -53,7 +53,7 @@ final class PLogPCommand implements Callable<Integer> {
         settings.put("adaptive_limit_bytes", limit);
         settings.put("validate", validate);
         settings.put("saturation_eps", PLogPMethod.SATURATION_EPS);
-        method.describe(settings, sampler, calls);
+        method.describe(settings, sampler, calls, run);
         var context = new MethodReport.Context(session.runFacts("plogp", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

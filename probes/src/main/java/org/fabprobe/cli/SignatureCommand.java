@@ -52,7 +52,7 @@ final class SignatureCommand implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("bursts", burstList);
         settings.put("bulk_sizes", SizeList.asList(bulk));
-        method.describe(settings, sampler, calls);
+        method.describe(settings, sampler, calls, run);
         var context = new MethodReport.Context(session.runFacts("signature", run.transportFacts(), settings, startedAt),
                 run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),

@@ -1,15 +1,10 @@
 package org.fabprobe.clock;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -26,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * else System.nanoTime (CLOCK_MONOTONIC). Which one, and why, is in {@link #facts()}.
  *
  * <p>rdtsc is reached without a C compiler or a shipped library: at class initialization ten
- * bytes of machine code are written into an anonymous page, the page is made read+execute, and
- * a critical downcall handle points at it. The TSC is used only when it is invariant
+ * bytes of machine code are mapped into a page of their own ({@link ExecutablePage}), and a
+ * critical downcall handle points at it. The TSC is used only when it is invariant
  * (constant_tsc and nonstop_tsc), the page can be made executable, and the calibration against
  * CLOCK_MONOTONIC gives a plausible rate; otherwise the reason is kept in
  * {@link ClockFacts#fallbackReason()}. {@code -Dfabprobe.clock=nanotime} (or the environment
@@ -108,6 +103,11 @@ public final class Clock {
         } catch (Throwable t) {
             throw new AssertionError(t); // the mapped code cannot throw
         }
+    }
+
+    /** Whether {@link #now} reads the time-stamp counter (else System.nanoTime). */
+    static boolean usesTsc() {
+        return USE_TSC;
     }
 
     public static double toNs(long ticks) {
@@ -247,29 +247,10 @@ public final class Clock {
         return Set.of();
     }
 
-    /**
-     * Copies the rdtsc code into a fresh anonymous page, makes it read+execute (never writable
-     * and executable at once) and returns a critical downcall to it. The page is never unmapped:
-     * the handle lives in a static final field and is callable until the process exits (if
-     * mprotect fails, the 4 KiB stay mapped too, once per process).
-     */
+    /** A critical downcall to the rdtsc code in a page of its own (see {@link ExecutablePage}). */
     private static MethodHandle mapRdtsc() throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        MethodHandle mmap = linker.downcallHandle(libc.find("mmap").orElseThrow(),
-                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-        MethodHandle mprotect = linker.downcallHandle(libc.find("mprotect").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-        int protRead = 1, protWrite = 2, protExec = 4, mapPrivate = 2, mapAnonymous = 0x20;
-        long length = 4096; // mmap rounds up to the real page size
-        MemorySegment page = (MemorySegment) mmap.invokeExact(MemorySegment.NULL, length, protRead | protWrite,
-                mapPrivate | mapAnonymous, -1, 0L);
-        if (page.address() == -1L) throw new IllegalStateException("mmap refused an anonymous page");
-        MemorySegment.copy(RDTSC_CODE, 0, page.reinterpret(length), JAVA_BYTE, 0, RDTSC_CODE.length);
-        if ((int) mprotect.invokeExact(page, length, protRead | protExec) != 0) {
-            throw new IllegalStateException("mprotect(PROT_READ|PROT_EXEC) refused");
-        }
-        return linker.downcallHandle(page, FunctionDescriptor.of(JAVA_LONG), Linker.Option.critical(false));
+        return Linker.nativeLinker().downcallHandle(ExecutablePage.map(RDTSC_CODE), FunctionDescriptor.of(JAVA_LONG),
+                Linker.Option.critical(false));
     }
 
     private static MethodHandle nanoTimeHandle() {

@@ -61,6 +61,10 @@ public final class Probe {
     private final boolean blocking;
     /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
     private final double readCostNs;
+    /** What a blocking send's interval holds besides the call ({@link Transport#sendTimerNs}). */
+    private final double sendTimerNs;
+    /** The two clock reads around the last blocking send. */
+    private final long[] sendRead = new long[2];
     private long[] ticks = new long[64];
     private long[] sendTicks = new long[64];
     /** Busy-wait accounting: this repetition's waits, and each past repetition's mean wait. */
@@ -81,6 +85,8 @@ public final class Probe {
         this.blocking = calls == Calls.BLOCKING;
         double cost = Clock.facts().readCostNs();
         this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
+        double sendTimer = blocking ? t.sendTimerNs() : readCostNs;
+        this.sendTimerNs = Double.isFinite(sendTimer) && sendTimer > 0 ? sendTimer : 0;
     }
 
     /**
@@ -156,7 +162,7 @@ public final class Probe {
             ticks[r] = roundTripOnce(size, back, r);
         }
         endBatch();
-        return new RoundTrips(toNs(sendTicks, reps), toNs(ticks, reps));
+        return new RoundTrips(toNs(sendTicks, reps, sendTimerNs), toNs(ticks, reps, readCostNs));
     }
 
     // Each repetition is a method of its own, so that the JIT compiles the timed code after a
@@ -176,9 +182,8 @@ public final class Probe {
     }
 
     private long roundTripBlocking(long size, long back, int r) {
-        long start = Clock.now();
-        t.send(size);
-        long sent = Clock.now();
+        t.sendTimed(size, sendRead);
+        long start = sendRead[0], sent = sendRead[1];
         await.blockingRecv(t, back);
         long end = Clock.now();
         sendTicks[r] = sent - start;
@@ -193,7 +198,7 @@ public final class Probe {
             ticks[r] = recvAfterDelayOnce(back, delay);
         }
         endBatch();
-        return toNs(ticks, reps);
+        return toNs(ticks, reps, readCostNs);
     }
 
     private long recvAfterDelayOnce(long back, long delay) {
@@ -223,7 +228,7 @@ public final class Probe {
             endSpunRep();
         }
         endBatch();
-        return toNs(ticks, reps);
+        return toNs(ticks, reps, readCostNs);
     }
 
     private long trainOnce(int n, long size, long delay, long back) {
@@ -259,7 +264,7 @@ public final class Probe {
             ticks[r] = burstOnce(m, size, delay);
         }
         endBatch();
-        double[] ns = toNs(ticks, reps);
+        double[] ns = toNs(ticks, reps, readCostNs);
         for (int r = 0; r < reps; r++) ns[r] /= m;
         return ns;
     }
@@ -452,9 +457,10 @@ public final class Probe {
         }
     }
 
-    private double[] toNs(long[] ticks, int count) {
+    /** Intervals in ns, each less the clock overhead it holds ({@code timerNs}; never below 0). */
+    private static double[] toNs(long[] ticks, int count, double timerNs) {
         double[] ns = new double[count];
-        for (int i = 0; i < count; i++) ns[i] = Math.max(0, Clock.toNs(ticks[i]) - readCostNs);
+        for (int i = 0; i < count; i++) ns[i] = Math.max(0, Clock.toNs(ticks[i]) - timerNs);
         return ns;
     }
 

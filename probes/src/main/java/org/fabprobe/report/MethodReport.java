@@ -192,6 +192,8 @@ public final class MethodReport {
         RunFacts run = c.run();
         String library = run.transportFacts().getOrDefault("library", "");
         Object calls = run.settings().get("calls_detail");
+        Object timing = run.settings().get("o_s_timing");
+        if (calls != null && timing != null) calls = calls + "; o_s timed by " + timing;
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
                 run.host().hostname(), method, run.settings().get("sampling"),

@@ -1,7 +1,10 @@
 package org.fabprobe.transport;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Locale;
 import java.util.Map;
+import org.fabprobe.clock.BracketedCall;
+import org.fabprobe.clock.Clock;
 
 /**
  * What a timing pattern needs from a network: tagged messages between two registered
@@ -54,6 +57,28 @@ public interface Transport extends AutoCloseable {
     /** Sends {@code bytes} and returns when the send buffer may be reused; counts as posted and completed. */
     default void send(long bytes) {
         throw new UnsupportedOperationException(name() + " has no blocking calls");
+    }
+
+    /**
+     * {@link #send}, timed from right before the library call to right after its return: the
+     * two clock reads go to {@code ticks[0]} and {@code ticks[1]}. Here they are {@link Clock#now}
+     * around {@link #send}; a transport that can read the clock in native code right around
+     * the call ({@link BracketedCall}) does so, as a C benchmark would.
+     */
+    default void sendTimed(long bytes, long[] ticks) {
+        ticks[0] = Clock.now();
+        send(bytes);
+        ticks[1] = Clock.now();
+    }
+
+    /** What {@link #sendTimed}'s interval holds besides the call, ns: one clock read here. */
+    default double sendTimerNs() {
+        return Clock.facts().readCostNs();
+    }
+
+    /** How {@link #sendTimed} reads the clock, for the record. */
+    default String sendTiming() {
+        return String.format(Locale.ROOT, "clock reads in Java around the call, less one read (%.1f ns)", sendTimerNs());
     }
 
     /** Receives {@code bytes} and returns when they are in the receive buffer; counts as posted and completed. */

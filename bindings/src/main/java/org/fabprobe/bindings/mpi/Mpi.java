@@ -121,6 +121,20 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
     /** MPI_Recv into {@code buffer}, status ignored (the blocking ping-pong). */
     public abstract void recvNow(long buffer, int bytes, int source, int tag);
 
+    /** MPI_Send's entry point, for a caller that calls it from machine code of its own. */
+    public abstract MemorySegment sendFunction();
+
+    /**
+     * The six arguments of {@link #sendNow}'s MPI_Send as raw 64-bit values, in order (buffer,
+     * count, MPI_BYTE, dest, tag, MPI_COMM_WORLD): handles are addresses in Open MPI, ints in MPICH.
+     */
+    public abstract long[] sendArguments(long buffer, int bytes, int dest, int tag);
+
+    /** What {@link #sendNow} does with MPI_Send's return code, for a call made elsewhere. */
+    public final void checkSend(int rc) {
+        if (rc != 0) check(rc, "MPI_Send");
+    }
+
     // --- blocking point-to-point (the timed blocking ping-pong, the control channel) and
     // --- collectives over MPI_COMM_WORLD ---------------------------------------------------
 

@@ -138,6 +138,16 @@ final class Mpich extends Mpi {
     }
 
     @Override
+    public MemorySegment sendFunction() {
+        return MpichH.MPI_Send$address();
+    }
+
+    @Override
+    public long[] sendArguments(long buffer, int bytes, int dest, int tag) {
+        return new long[] {buffer, bytes, byteType, dest, tag, commWorld};
+    }
+
+    @Override
     public void recvNow(long buffer, int bytes, int source, int tag) {
         int rc;
         try {

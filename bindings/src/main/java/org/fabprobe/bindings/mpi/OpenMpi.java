@@ -151,6 +151,16 @@ final class OpenMpi extends Mpi {
     }
 
     @Override
+    public MemorySegment sendFunction() {
+        return OpenMpiH.MPI_Send$address();
+    }
+
+    @Override
+    public long[] sendArguments(long buffer, int bytes, int dest, int tag) {
+        return new long[] {buffer, bytes, byteTypeAddress, dest, tag, commWorldAddress};
+    }
+
+    @Override
     public void recvNow(long buffer, int bytes, int source, int tag) {
         int rc;
         try {

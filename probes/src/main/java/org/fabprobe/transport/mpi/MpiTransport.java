@@ -4,9 +4,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Locale;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.clock.BracketedCall;
 import org.fabprobe.pattern.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -21,6 +23,8 @@ import org.fabprobe.transport.TransportOptions;
  */
 public final class MpiTransport implements Transport {
     private static final int DATA_TAG = 1, CONTROL_TAG = 2;
+    /** MPI_Send's arguments that change between calls, by position (see {@link Mpi#sendArguments}). */
+    private static final int SEND_COUNT = 1, SEND_DEST = 3;
 
     private final String name;
     private final MpiWorld world;
@@ -28,6 +32,8 @@ public final class MpiTransport implements Transport {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment sendBuf, recvBuf, sendRequests, recvRequests, controlBuf;
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
+    /** MPI_Send between two clock reads in native code, where Clock reads the TSC (else null). */
+    private final BracketedCall timedSend;
     private final int depth, rank;
     private final boolean anyPeer;
     private int peer;
@@ -56,6 +62,8 @@ public final class MpiTransport implements Transport {
         recvAddress = recvBuf.address();
         sendSlots = sendRequests.address();
         recvSlots = recvRequests.address();
+        timedSend = BracketedCall.of(mpi.sendFunction(), mpi.sendArguments(sendAddress, 0, peer, DATA_TAG), arena)
+                .orElse(null);
     }
 
     /** Ranks 0 and 1 of {@code world}; the other ranks take no part. */
@@ -132,6 +140,33 @@ public final class MpiTransport implements Transport {
         mpi.sendNow(sendAddress, (int) bytes, peer, DATA_TAG);
         sendsPosted++;
         sendsDone++;
+    }
+
+    /** MPI_Send timed as C times it, with the clock read in native code right around the call. */
+    @Override
+    public void sendTimed(long bytes, long[] ticks) {
+        if (timedSend == null) {
+            Transport.super.sendTimed(bytes, ticks);
+            return;
+        }
+        timedSend.argument(SEND_COUNT, bytes);
+        timedSend.argument(SEND_DEST, peer);
+        mpi.checkSend(timedSend.call());
+        ticks[0] = timedSend.startTicks();
+        ticks[1] = timedSend.endTicks();
+        sendsPosted++;
+        sendsDone++;
+    }
+
+    @Override
+    public double sendTimerNs() {
+        return timedSend == null ? Transport.super.sendTimerNs() : BracketedCall.emptyNs();
+    }
+
+    @Override
+    public String sendTiming() {
+        return timedSend == null ? Transport.super.sendTiming() : String.format(Locale.ROOT,
+                "clock reads in native code right around MPI_Send, less an empty bracket (%.1f ns)", sendTimerNs());
     }
 
     /** MPI_Recv: no other operation may be outstanding, so the counters stay in step. */
