@@ -71,8 +71,9 @@ public final class Probe {
     private long spunTicks, spins;
     private double[] spunPerRep = new double[64];
     private int spunReps;
-    /** Disturbances ({@link Disturbances}) of both sides in all batches so far, and this side's at the batch start. */
-    private long disturbances, batchStart;
+    /** Disturbed batches so far ({@link #disturbances}), and this side's counters at the batch start. */
+    private long disturbances;
+    private Disturbances.Reading batchStart;
 
     public Probe(Transport t, Await await, Control control, int depth, Calls calls) {
         if (calls == Calls.BLOCKING && !t.hasBlockingCalls()) {
@@ -133,20 +134,25 @@ public final class Probe {
     }
 
     /**
-     * Both sides' disturbances in every batch so far: involuntary context switches of the two
-     * timing threads and the transports' missed deadlines. A batch during which this grew was
-     * disturbed.
+     * How many batches so far were disturbed ({@link Disturbances#disturbed}: a timing thread
+     * on either side kept waiting for a CPU, or a transport missed a deadline). A batch during
+     * which this grew was disturbed.
      */
     public long disturbances() {
         return disturbances;
     }
 
-    /** Adds this batch's disturbances of both sides: ours, and the mirror's as it reports them. */
-    private void endBatch() {
-        long mine = Disturbances.of(t) - batchStart;
-        long[] mirror = control.receiveAll(BATCH_END, 2);
-        disturbances += mine + mirror[0];
-        mirrorCompileMs = mirror[1];
+    /**
+     * Judges the batch whose {@code reps} samples are in {@link #ticks} by both sides'
+     * counters: ours, and the mirror's as it reports them.
+     */
+    private void endBatch(int reps) {
+        Disturbances.Reading mine = Disturbances.read(t).since(batchStart);
+        long[] mirror = control.receiveAll(BATCH_END, Disturbances.Reading.FIELDS + 1);
+        long sampled = 0;
+        for (int r = 0; r < reps; r++) sampled += ticks[r];
+        if (Disturbances.disturbed(mine, Disturbances.Reading.of(mirror, 0), Clock.toNs(sampled))) disturbances++;
+        mirrorCompileMs = mirror[Disturbances.Reading.FIELDS];
     }
 
     /** The mirror JVM's total JIT compilation time as of its last batch (see {@link JitWarmup}). */
@@ -161,7 +167,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = roundTripOnce(size, back, r);
         }
-        endBatch();
+        endBatch(reps);
         return new RoundTrips(toNs(sendTicks, reps, sendTimerNs), toNs(ticks, reps, readCostNs));
     }
 
@@ -197,7 +203,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = recvAfterDelayOnce(back, delay);
         }
-        endBatch();
+        endBatch(reps);
         return toNs(ticks, reps, readCostNs);
     }
 
@@ -227,7 +233,7 @@ public final class Probe {
             ticks[r] = trainOnce(n, size, delay, back);
             endSpunRep();
         }
-        endBatch();
+        endBatch(reps);
         return toNs(ticks, reps, readCostNs);
     }
 
@@ -263,7 +269,7 @@ public final class Probe {
         for (int r = 0; r < reps; r++) {
             ticks[r] = burstOnce(m, size, delay);
         }
-        endBatch();
+        endBatch(reps);
         double[] ns = toNs(ticks, reps, readCostNs);
         for (int r = 0; r < reps; r++) ns[r] /= m;
         return ns;
@@ -341,7 +347,7 @@ public final class Probe {
 
     private void announce(int op, long size, long back, int n, int reps) {
         control.sendAll(COMMAND, new Command(op, size, back, n, reps).fields());
-        batchStart = Disturbances.of(t);
+        batchStart = Disturbances.read(t);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
         t.postSend(0);
@@ -358,7 +364,7 @@ public final class Probe {
             if (op == END) return;
             long size = c.size(), back = c.back();
             int n = c.n(), reps = c.reps();
-            long start = Disturbances.of(t);
+            Disturbances.Reading start = Disturbances.read(t);
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
@@ -368,7 +374,8 @@ public final class Probe {
                 case BURST -> mirrorBursts(t, await, depth, blocking, n, size, reps);
                 default -> throw new IllegalStateException("unknown probe " + op);
             }
-            control.sendAll(BATCH_END, Disturbances.of(t) - start, JitWarmup.compileMs());
+            long[] moved = Disturbances.read(t).since(start).fields();
+            control.sendAll(BATCH_END, moved[0], moved[1], moved[2], JitWarmup.compileMs());
         }
     }
 
