@@ -16,8 +16,8 @@ import org.fabprobe.model.Summary;
  * of every batch are discarded: the first messages after the untimed ready exchange find
  * colder caches than the steady state the method is about.
  *
- * <p>A batch during which the watched disturbance counter moved (a timing thread preempted,
- * the emulator late: {@code pattern.Disturbances}) is discarded and measured again while
+ * <p>A batch during which the watched disturbance counter moved (a timing thread kept from
+ * its CPU, the emulator late: {@code pattern.Disturbances}) is discarded and measured again while
  * the time cap allows. If the cap comes first and no undisturbed batch was kept, the last
  * disturbed one is, and the result says so ({@link Sampled#disturbed}).
  */
@@ -129,7 +129,7 @@ public final class Sampler {
         for (Sampled s : samples) {
             if (s != null && s.disturbed()) {
                 return DISTURBED_NOTE + what + ": every batch within the time cap was disturbed (a timing thread"
-                        + " preempted or the emulator late); the values may be wrong";
+                        + " kept from its CPU or the emulator late); the values may be wrong";
             }
         }
         return null;
@@ -140,7 +140,7 @@ public final class Sampler {
 
     /** The note on batches measured again, or null. */
     public String discardedNote() {
-        return discarded == 0 ? null : discarded + " disturbed batches (timing thread preempted or emulator late) were"
+        return discarded == 0 ? null : discarded + " disturbed batches (a timing thread kept from its CPU or the emulator late) were"
                 + " discarded and measured again";
     }
 
