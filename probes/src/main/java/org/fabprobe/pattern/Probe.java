@@ -84,10 +84,13 @@ public final class Probe {
         this.control = control;
         this.depth = depth;
         this.blocking = calls == Calls.BLOCKING;
-        double cost = Clock.facts().readCostNs();
-        this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
-        double sendTimer = blocking ? t.sendTimerNs() : readCostNs;
-        this.sendTimerNs = Double.isFinite(sendTimer) && sendTimer > 0 ? sendTimer : 0;
+        this.readCostNs = overheadOrZero(Clock.facts().readCostNs());
+        this.sendTimerNs = blocking ? overheadOrZero(t.sendTimerNs()) : readCostNs;
+    }
+
+    /** A timer overhead to subtract, or 0 where it could not be measured. */
+    private static double overheadOrZero(double ns) {
+        return Double.isFinite(ns) && ns > 0 ? ns : 0;
     }
 
     /**
