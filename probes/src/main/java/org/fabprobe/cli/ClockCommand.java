@@ -32,7 +32,7 @@ final class ClockCommand implements Callable<Integer> {
                 + row("TSC", f.constantTsc() && f.nonstopTsc() ? "invariant" : "not invariant",
                         format("constant_tsc=%s nonstop_tsc=%s", f.constantTsc(), f.nonstopTsc()))
                 + row("read cost", format("%.2f ns", f.readCostNs()), "TICK1: mean of back-to-back reads")
-                + row("resolution", format("%.2f ns", f.resolutionNs()), "TICK1: smallest non-zero step between reads")
+                + row("resolution", format("%.2f ns", f.resolutionNs()), "TICK1: the step the clock advances by")
                 + row("TICK2", format("%+.1f ppm", f.tick2ErrorPpm()), "0.1 s timed by this clock vs CLOCK_MONOTONIC");
     }
 

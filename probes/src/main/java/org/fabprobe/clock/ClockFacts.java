@@ -9,7 +9,7 @@ package org.fabprobe.clock;
  * @param constantTsc    /proc/cpuinfo flag constant_tsc
  * @param nonstopTsc     /proc/cpuinfo flag nonstop_tsc
  * @param readCostNs     TICK1: mean cost of one clock read, in ns
- * @param resolutionNs   TICK1: smallest non-zero difference between successive reads, in ns
+ * @param resolutionNs   TICK1: the quantum the clock advances by, seen in successive reads, in ns
  * @param tick2ErrorPpm  TICK2: deviation of a timed interval from CLOCK_MONOTONIC, ppm
  * @param calibrationMs  how long the calibration against CLOCK_MONOTONIC took
  */

@@ -11,7 +11,7 @@ import org.fabprobe.model.Summary;
 /**
  * Repeats a probe in batches until every series it returns is known well enough: the 95 %
  * confidence interval of the median within +-{@code relative} of it (or within
- * {@code floorNs}, below which the clock cannot resolve anyway), or until a repetition or
+ * {@code floorNs} or the clock's resolution, below which it cannot resolve anyway), or until a repetition or
  * time cap, and then the result says it did not converge. The first {@code warmup} samples
  * of every batch are discarded: the first messages after the untimed ready exchange find
  * colder caches than the steady state the method is about.
@@ -97,10 +97,11 @@ public final class Sampler {
             for (int s = 0; s < got.length; s++) System.arraycopy(got[s], warmup, all[s], count, take);
             count += take;
             boolean converged = true;
+            double floor = floorNs();
             Estimate[] medians = new Estimate[all.length];
             for (int s = 0; s < all.length; s++) {
                 medians[s] = MedianCi.of(all[s], count, Clock.facts().resolutionNs());
-                converged &= medians[s].ci95() <= Math.max(relative * Math.abs(medians[s].value()), floorNs);
+                converged &= medians[s].ci95() <= Math.max(relative * Math.abs(medians[s].value()), floor);
             }
             double wallNs = System.nanoTime() - start;
             if (converged || count >= maxReps || wallNs >= timeCapNs) {
@@ -118,6 +119,11 @@ public final class Sampler {
                     converged, wallMs, disturbedBatches, keptDisturbed);
         }
         return result;
+    }
+
+    /** The floor, never below the clock's resolution: no interval can be narrower than a tick. */
+    private double floorNs() {
+        return Math.max(floorNs, Clock.facts().resolutionNs());
     }
 
     public long discardedBatches() {
@@ -152,6 +158,6 @@ public final class Sampler {
     @Override
     public String toString() {
         return String.format(java.util.Locale.ROOT, "median to +-%.0f%% (or %.0f ns), batches of %d (+%d warm-up), at most %d",
-                relative * 100, floorNs, batch, warmup, maxReps);
+                relative * 100, floorNs(), batch, warmup, maxReps);
     }
 }

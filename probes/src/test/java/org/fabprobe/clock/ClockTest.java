@@ -48,6 +48,23 @@ class ClockTest {
         }
     }
 
+    /** The reads seen on a VM whose TSC advances 26 ticks at a time, 1 and 25 where it rounds. */
+    @Test
+    void resolutionIsTheQuantumNotARoundingStep() {
+        long[] reads = new long[2001];
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 1; i < reads.length; i++) {
+            int r = random.nextInt(100);
+            reads[i] = reads[i - 1] + (r < 5 ? 1 : r < 10 ? 25 : r < 60 ? 26 : 52);
+        }
+        assertEquals(26, Clock.quantum(reads));
+        // a counter that advances every tick, read at a varying cost
+        for (int i = 1; i < reads.length; i++) reads[i] = reads[i - 1] + 20 + random.nextInt(11);
+        assertEquals(1, Clock.quantum(reads));
+        // a clock that never moved within the reads says nothing finer than one tick
+        assertEquals(1, Clock.quantum(new long[100]));
+    }
+
     @Test
     void factsAreConsistent() {
         ClockFacts f = Clock.facts();
