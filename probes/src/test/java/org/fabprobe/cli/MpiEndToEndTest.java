@@ -120,6 +120,7 @@ class MpiEndToEndTest {
         Map<?, ?> rawFacts = (Map<?, ?>) ((Map<?, ?>) doc.get("raw")).get("transport_facts");
         Map<?, ?> mpiFacts = (Map<?, ?>) ((Map<?, ?>) doc.get("mpi")).get("transport_facts");
         assertEquals("lo", rawFacts.get("ucx.NET_DEVICES"), rawFacts::toString);
+        assertEquals("tcp/lo", rawFacts.get("devices"), "UCX lists every interface; the raw side uses lo only");
         assertEquals("lo", mpiFacts.get("ucx.NET_DEVICES"), mpiFacts::toString);
         assertEquals("lo", mpiFacts.get("env.UCX_NET_DEVICES"), mpiFacts::toString);
         assertEquals(((Map<?, ?>) ucx.get("raw")).get("NET_DEVICES"), ((Map<?, ?>) ucx.get("mpi")).get("NET_DEVICES"), ucx::toString);

@@ -153,7 +153,7 @@ public final class UcxTransport implements Transport {
 
         facts.put("library", "UCX " + Ucp.version());
         facts.put("tls", tls);
-        facts.put("devices", devicesFor(tls, resources));
+        facts.put("devices", devicesFor(tls, pinned.get("NET_DEVICES"), resources));
         facts.put("err_mode", "none");
         if (List.of(tls.split(",")).contains("tcp")) TcpFacts.record(facts);
         facts.putAll(UcxSettings.facts(pinned));
@@ -190,11 +190,23 @@ public final class UcxTransport implements Transport {
         return String.join(", ", new TreeSet<>(resources.stream().map(UcpResources.Resource::transport).toList()));
     }
 
-    private static String devicesFor(String tls, List<UcpResources.Resource> resources) {
+    /**
+     * The transport/device pairs UCX may use: those of {@code tls}, on the pinned NET_DEVICES
+     * where network devices are pinned (UCX lists every interface as a resource, pinned or not).
+     */
+    static String devicesFor(String tls, String netDevices, List<UcpResources.Resource> resources) {
         List<String> names = List.of(tls.split(","));
+        List<String> pinnedDevices = netDevices == null || netDevices.isEmpty() ? List.of() : List.of(netDevices.split(","));
         return String.join(",", resources.stream()
                 .filter(r -> names.contains(r.transport()) || names.contains("all"))
+                .filter(r -> pinnedDevices.isEmpty() || !isNetwork(r.transport()) || pinnedDevices.contains(r.device()))
                 .map(r -> r.transport() + "/" + r.device()).toList());
+    }
+
+    /** Transports whose devices UCX_NET_DEVICES selects (shared memory and self have none to select). */
+    private static boolean isNetwork(String transport) {
+        return transport.startsWith("tcp") || transport.startsWith("rc") || transport.startsWith("ud")
+                || transport.startsWith("dc");
     }
 
     private void modify(MemorySegment config, String key, String value) {
