@@ -149,8 +149,9 @@ public final class Clock {
     private static ClockFacts measureFacts() {
         try {
             Pair start = tightestPair(RDTSC, PAIR_NS);
-            // TICK1: batches of back-to-back reads. The cheapest batch is the steady state: the
-            // first ones run before the JIT has compiled now(), some are hit by interrupts.
+            // TICK1: batches of back-to-back reads. The cheapest batch is the steady state (the
+            // first ones run before the JIT has compiled now(), some are hit by interrupts): its
+            // mean step is the read cost, and its steps give the resolution.
             double readCostNs = Double.MAX_VALUE;
             long end = start.ns() + FACTS_NS, limit = start.ns() + FACTS_MAX_NS;
             int batches = 0;
