@@ -76,9 +76,11 @@ class BadInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "ucx:tcp", "ucx:posix,cma"})
     void mirrorKilledMidRunGivesTimeoutErrorNotHang(String transport) throws Exception {
+        // an earlier test's mirror may still be exiting (killed, not yet reaped): it must not be the one killed here
+        java.util.Set<Long> earlier = ProcessHandle.current().children().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
         CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("pingpong", "-t", transport,
                 "-s", "8", "-n", "10000000", "--warmup", "0", "--timeout", "1s"));
-        ProcessHandle mirror = awaitMirror(Duration.ofSeconds(30));
+        ProcessHandle mirror = awaitMirror(earlier, Duration.ofSeconds(30));
         Thread.sleep(1500); // let the timed loop run
         mirror.destroyForcibly();
         CliRun result = run.get(20, TimeUnit.SECONDS);
@@ -98,10 +100,11 @@ class BadInputTest {
         }
     }
 
-    private static ProcessHandle awaitMirror(Duration limit) throws InterruptedException {
+    private static ProcessHandle awaitMirror(java.util.Set<Long> earlier, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             Optional<ProcessHandle> child = ProcessHandle.current().children()
+                    .filter(p -> !earlier.contains(p.pid()) && p.isAlive())
                     .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("mirror --listen")).orElse(false))
                     .findFirst();
             if (child.isPresent()) return child.get();
