@@ -2,6 +2,7 @@ package org.fabprobe.method;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.model.Segments;
 
@@ -17,10 +18,19 @@ public final class MethodFlags {
      * @param rttNs the method's 0-byte (or smallest size's) round trip: L cannot exceed it
      */
     public static List<String> of(List<ParameterSet> sets, List<String> notes, double rttNs) {
+        return of(sets, notes, range -> rttNs);
+    }
+
+    /**
+     * As {@link #of(List, List, double)}, with each range's L held against a round trip of its
+     * own: loggp's L per range is PRTT(1,0,s)/2 - 2o - (s-1)G at the range's smallest size, so a
+     * rendezvous range's L holds the handshake and exceeds the 0-byte round trip by right.
+     */
+    public static List<String> of(List<ParameterSet> sets, List<String> notes, ToDoubleFunction<ParameterSet> rttNs) {
         List<String> flags = new ArrayList<>();
         for (ParameterSet p : sets) {
             flags.addAll(p.inconsistencies());
-            flags.addAll(p.absurdities(rttNs));
+            flags.addAll(p.absurdities(rttNs.applyAsDouble(p)));
         }
         long poor = notes.stream().filter(n -> n.startsWith(Segments.POOR_FIT_NOTE)).count();
         if (poor > 0) flags.add("POOR FIT: " + poor + " size ranges whose line misses the measurements (see notes)");

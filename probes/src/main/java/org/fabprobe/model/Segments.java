@@ -17,8 +17,10 @@ import java.util.Locale;
  * s = sqrt(RSS / (points - 2 per range - 1 per breakpoint)). Splitting pure noise lowers s by
  * about 10 % (40 % at worst, simulated with 24 log-spaced sizes), so a straight line is not
  * split, while a switch leaves a systematic misfit that splitting removes. Several series
- * measured at the same sizes can be split together (their residuals add), so a switch that
- * shows in any of them is found. A fit already within 1e-6 relative is not split.
+ * measured at the same sizes can be split together (their residuals add, and the split is also
+ * taken when it halves one series' own standard error), so a switch that shows in any of them
+ * is found. A fit already within {@value #QUANTUM_FLOOR} relative is not split: that is the
+ * clock's quantum (10 ns steps on a 2 us value), and steps of the quantum are no protocol switch.
  *
  * <p><b>A step after the last sizes.</b> A range needs 3 sizes, so a step after the
  * second-to-last size cannot get one, and its misfit can hide every step before it. {@link #split}
@@ -29,7 +31,8 @@ public final class Segments {
     static final int MIN_POINTS = 3;
     private static final int MAX_RANGES = 3;
     private static final double REQUIRED_REDUCTION_PER_RANGE = 0.5;
-    private static final double ROUNDING_FLOOR = 1e-6;
+    private static final double QUANTUM_FLOOR = 0.005;
+    private static final double STEP_FREE_ERROR = 0.02;
 
     /** A range whose line misses its points by more than this rms relative residual fits poorly. */
     public static final double POOR_FIT = 0.10;
@@ -112,12 +115,13 @@ public final class Segments {
         int[] bestCuts = {};
         if (x.length < MIN_POINTS) return bestCuts;
         double bestError = standardError(x, series, bestCuts);
-        for (int ranges = 2; ranges <= MAX_RANGES && bestError > ROUNDING_FLOOR; ranges++) {
+        for (int ranges = 2; ranges <= MAX_RANGES && bestError > QUANTUM_FLOOR; ranges++) {
             int[] cuts = leastResidualCuts(x, series, ranges);
             if (cuts == null) break;
             double error = standardError(x, series, cuts);
             int added = ranges - 1 - bestCuts.length;
-            if (error < bestError * Math.pow(REQUIRED_REDUCTION_PER_RANGE, added)) {
+            if (error < bestError * Math.pow(REQUIRED_REDUCTION_PER_RANGE, added)
+                    || anySeriesReduced(x, series, bestCuts, cuts, added)) {
                 bestCuts = cuts;
                 bestError = error;
             }
@@ -168,6 +172,27 @@ public final class Segments {
             sizes.append(String.format(Locale.ROOT, "%d B (%+.0f %%)", x[i], 100 * (y[i] / last.at(x[i]) - 1)));
         }
         return OUTSIDE_FIT_NOTE + what + " at " + sizes + " from the line of the range before: " + OUTSIDE_FIT_REASON;
+    }
+
+    /**
+     * Whether the added ranges reduce one series' own standard error as much as an added range
+     * must: a step in one series is not lost in another's scatter (loggp over ucx:posix,cma:
+     * g+(s-1)G steps 12-fold after 8 KiB, but PRTT(1,0,s) scattered by 2x below it, and the two
+     * together fell only to 0.57). A series its line already fits within
+     * {@value #STEP_FREE_ERROR} relative holds no step: its split would be noise (the
+     * emulator's constant overheads beside a G line).
+     */
+    private static boolean anySeriesReduced(long[] x, double[][] series, int[] before, int[] after, int added) {
+        if (series.length < 2) return false;
+        for (double[] y : series) {
+            double[][] one = {y};
+            double error = standardError(x, one, before);
+            if (error > STEP_FREE_ERROR
+                    && standardError(x, one, after) < error * Math.pow(REQUIRED_REDUCTION_PER_RANGE, added)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int[] leastResidualCuts(long[] x, double[][] series, int ranges) {

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import java.util.stream.LongStream;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.pattern.PingPong.Calls;
 import org.fabprobe.transport.Transport;
@@ -51,8 +52,9 @@ public final class Probe {
 
         static final int FIELDS = 5;
     }
-    /** 60 rounds of 200: every timed method called 12 000 times, past C2's invocation thresholds. */
+    /** 60 rounds: the 30 at 0 B alone run every timed loop 6 000 times, past C2's invocation thresholds. */
     private static final int WARMUP_ROUNDS = 60;
+    private static final long SMALL_WARMUP_BYTES = 1 << 10;
 
     private final Transport t;
     private final Await await;
@@ -308,39 +310,56 @@ public final class Probe {
     /**
      * Runs every probe untimed until the JIT has compiled both halves: until neither JVM has
      * finished a compilation for {@link JitWarmup#BATCH_NS} (longer than a C2 compile of a
-     * loop, so one still running then would have finished) and at least two rounds (each
-     * variant once) since the last one; at most {@value #WARMUP_ROUNDS} rounds or
-     * {@code budgetNs} of wall time (slow transports get less warm-up, not a longer run).
-     * A fixed 60 rounds took 0.65 s of a 0.9 s plogp on ofi:shm.
+     * loop, so one still running then would have finished) and every variant has run once
+     * since the last one; at most {@value #WARMUP_ROUNDS} rounds or {@code budgetNs} of wall
+     * time (slow transports get less warm-up, not a longer run). A fixed 60 rounds took
+     * 0.65 s of a 0.9 s plogp on ofi:shm.
+     *
+     * <p>Every other round carries messages of one of {@link #warmUpSizes}: a larger message
+     * takes another branch of the transport's send (UCX returns a request beyond its short
+     * protocol, libfabric beyond its inject size). Warmed at 64 B only, that branch was a trap
+     * in the compiled loop, and the first size past the short protocol ran interpreted after
+     * the deoptimization: over ucx:posix,cma o_s read 1.1-1.2 us at 96 or 128 B (whichever came
+     * first) against 0.08 us beside it, and loggp's range split was lost in its misfit.
      *
      * @return the wall time spent, ns
      */
     public double warmUp(double budgetNs, long largestMessage) {
         long start = System.nanoTime();
-        long size = Math.min(64, largestMessage);
+        long[] sizes = warmUpSizes(largestMessage);
         long compiled = JitWarmup.compileMs() + mirrorCompileMs, quietSince = start;
         int quietRounds = 0;
         for (int round = 0; round < WARMUP_ROUNDS && System.nanoTime() - start < budgetNs; round++) {
-            // alternate 0 B and no delay with a small size, a delay and trains longer than the
-            // depth, so that no branch of the timed code is first taken during a measurement
-            // (an untaken branch is compiled as a trap: taking it later deoptimizes the loop)
+            // alternate 0 B, no delay and short trains with a size, a delay and trains longer
+            // than the depth, so that no branch of the timed code is first taken during a
+            // measurement (an untaken branch is compiled as a trap: taking it deoptimizes the loop)
             boolean plain = round % 2 == 0;
-            long bytes = plain ? 0 : size;
+            long bytes = plain ? 0 : sizes[(round / 2) % sizes.length];
             double delay = plain ? 0 : 20;
-            roundTrip(bytes, 0, 200);
-            recvAfterDelay(bytes, delay, 200);
-            train(plain ? 4 : depth + 4, bytes, delay, bytes, plain ? 200 : 20);
-            burst(plain ? 4 : depth + 4, bytes, delay, plain ? 200 : 20);
+            int n = plain ? 4 : depth + 4;
+            boolean large = bytes > SMALL_WARMUP_BYTES; // fewer repetitions bound the bytes its round moves
+            int singles = large ? 20 : 200, trains = plain ? 200 : large ? 2 : 20;
+            roundTrip(bytes, 0, singles);
+            recvAfterDelay(bytes, delay, singles);
+            train(n, bytes, delay, bytes, trains);
+            burst(n, bytes, delay, trains);
             long now = System.nanoTime(), compiledNow = JitWarmup.compileMs() + mirrorCompileMs;
             if (compiledNow != compiled || round == 0) {
                 compiled = compiledNow;
                 quietSince = now;
                 quietRounds = 0;
-            } else if (++quietRounds >= 2 && now - quietSince >= JitWarmup.BATCH_NS && JitWarmup.observable()) {
+            } else if (++quietRounds >= 2 * sizes.length && now - quietSince >= JitWarmup.BATCH_NS
+                    && JitWarmup.observable()) {
                 break;
             }
         }
         return System.nanoTime() - start;
+    }
+
+    /** The warm-up's message sizes: 64 B, 1 KiB, 16 KiB and 64 KiB, none above the run's largest. */
+    static long[] warmUpSizes(long largestMessage) {
+        return LongStream.of(64, 1 << 10, 16 << 10, 64 << 10)
+                .map(s -> Math.min(s, largestMessage)).distinct().toArray();
     }
 
     /** Tells the mirror that the measurement is over. */

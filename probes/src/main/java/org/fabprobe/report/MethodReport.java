@@ -3,6 +3,7 @@ package org.fabprobe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.MethodFlags;
 import org.fabprobe.method.PLogPMethod;
@@ -42,7 +43,7 @@ public final class MethodReport {
                     us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
         }
         parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
-        footer(b, c, r.ranges(), r.notes(), rtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, r.ranges(), r.notes(), rangeRtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -56,7 +57,7 @@ public final class MethodReport {
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), MethodFlags.of(r.ranges(), r.notes(), rtt(r)), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r)), r.notes(),
                 r.messages(), sizes);
     }
 
@@ -91,7 +92,7 @@ public final class MethodReport {
         double[] ms = r.phasesMs();
         String phases = String.format(Locale.ROOT, "measurement: g(0) %.1f ms, o_s/o_r with implicit g(m) %.1f ms%s",
                 ms[0], ms[1], Double.isNaN(ms[2]) ? "" : String.format(Locale.ROOT, ", g(m) by saturation %.1f ms", ms[2]));
-        footer(b, c, r.loggp(), r.notes(), r.sizes().getFirst().rtt().value(), phases);
+        footer(b, c, r.loggp(), r.notes(), range -> r.sizes().getFirst().rtt().value(), phases);
         return b.toString();
     }
 
@@ -150,7 +151,7 @@ public final class MethodReport {
             }
         }
         parameters(b, "LogP read off the signature (0-byte requests):", List.of(r.parameters()));
-        footer(b, c, List.of(r.parameters()), r.notes(), r.rtt().value(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, List.of(r.parameters()), r.notes(), range -> r.rtt().value(), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
 
@@ -212,7 +213,8 @@ public final class MethodReport {
         }
     }
 
-    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes, double rttNs,
+    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes,
+                               ToDoubleFunction<ParameterSet> rttNs,
                                String timing) {
         List<String> flags = MethodFlags.of(sets, notes, rttNs);
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
@@ -229,8 +231,10 @@ public final class MethodReport {
                 s.wallMs());
     }
 
-    private static double rtt(LogGPMethod.Result r) {
-        return r.sizes().isEmpty() ? Double.NaN : r.sizes().getFirst().prtt1().value();
+    /** A loggp range's own round trip: PRTT(1,0,s) at its smallest size. */
+    private static ToDoubleFunction<ParameterSet> rangeRtt(LogGPMethod.Result r) {
+        return range -> r.sizes().stream().filter(p -> p.size() == range.fromBytes()).findFirst()
+                .map(p -> p.prtt1().value()).orElse(Double.NaN);
     }
 
     /** "1.234 ± 0.005" in µs; "-" for a value the method does not measure. */

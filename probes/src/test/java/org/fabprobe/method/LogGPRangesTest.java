@@ -23,17 +23,36 @@ class LogGPRangesTest {
     private static final double[] PRTT1 = {9565, 9575, 9435, 9465, 9495, 9605, 9605, 9585, 9615, 9595, 9635, 9915,
             10396, 11468, 19329, 35644, 61101, 101952, 196893, 133048};
 
+    // `loggp -t ucx:posix,cma` (UCX 1.13): g + (s-1)G steps 12-fold after 8 KiB (rendezvous
+    // over cma); below it PRTT(1,0,s) scatters by 2x from size to size on this VM.
+    private static final double[] CMA_GAP_ALL = {74, 72, 49, 49, 47, 51, 47, 53, 86, 66, 83, 79, 135, 187, 218, 2633,
+            3622, 5787, 10187, 18508};
+    private static final double[] CMA_PRTT1 = {251, 261, 271, 251, 231, 211, 241, 221, 311, 542, 381, 612, 481, 972,
+            1243, 6430, 8684, 13130, 23456, 41282};
+
     private static Sampled exact(double v) {
         return new Sampled(new Estimate(v, 1), Statistics.summarize(new double[] {v}, 1), true, 0, 0, false);
     }
 
     private static List<SizePrtt> sweep(int count) {
+        return sweep(count, GAP_ALL, PRTT1, 4400);
+    }
+
+    private static List<SizePrtt> sweep(int count, double[] gapAll, double[] prtt1, double o) {
         List<SizePrtt> list = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            list.add(new SizePrtt(SIZES[i], exact(PRTT1[i]), exact(16 * GAP_ALL[i]), exact(16 * GAP_ALL[i]), 0, 0,
-                    new Estimate(GAP_ALL[i], 10), new Estimate(4400, 10)));
+            list.add(new SizePrtt(SIZES[i], exact(prtt1[i]), exact(16 * gapAll[i]), exact(16 * gapAll[i]), 0, 0,
+                    new Estimate(gapAll[i], 10), new Estimate(o, 10)));
         }
         return list;
+    }
+
+    @Test
+    void aStepInOneSeriesIsFoundDespiteTheOthersScatter() {
+        List<SizePrtt> sizes = sweep(SIZES.length, CMA_GAP_ALL, CMA_PRTT1, 20);
+        List<ParameterSet> ranges = LogGPMethod.fit(sizes);
+        assertTrue(ranges.stream().anyMatch(r -> r.fromBytes() == 16384), ranges::toString);
+        assertTrue(ranges.stream().noneMatch(r -> r.fromBytes() <= 8192 && r.toBytes() >= 16384), ranges::toString);
     }
 
     @Test
