@@ -334,16 +334,18 @@ public final class PLogPMethod {
 
     /**
      * Size ranges where g(m), o_s(m) or o_r(m) changes its line: a step in any of them is a
-     * protocol switch. Where the line fits cannot tell (on shared memory g(m) of small sizes
-     * scatters by a factor of two and its relative residuals drown the steps), the steps the
-     * interval halving resolved are the cuts.
+     * protocol switch. The steps the interval halving resolved are the cuts where there are as
+     * many as the line fits find, or the fits find none: they are measured to within a size,
+     * while on shared memory g(m) of small sizes scatters by a factor of two and the fits place
+     * a step a few sizes off (ob1:vader's o_s step after 256 B read as a range end at 512 B).
      */
     private static int[] cuts(List<SizeParams> positive) {
         long[] x = positive.stream().mapToLong(SizeParams::size).toArray();
         int[] fitted = Segments.cuts(x, positive.stream().mapToDouble(p -> p.gap().value()).toArray(),
                 positive.stream().mapToDouble(p -> p.sendOverhead().value()).toArray(),
                 positive.stream().mapToDouble(p -> p.recvOverhead().value()).toArray());
-        return fitted.length > 0 ? fitted : resolvedSteps(positive);
+        int[] resolved = resolvedSteps(positive);
+        return resolved.length >= fitted.length ? resolved : fitted;
     }
 
     /**

@@ -12,15 +12,19 @@ import java.util.Locale;
  * (weights 1/y²); plain least squares would let the largest sizes decide everything.
  *
  * <p><b>Ranges.</b> For 1, 2 and 3 contiguous ranges of at least 3 sizes the split with the
- * least weighted residual is found by trying them all; more ranges are accepted only if each
- * added range at least halves the residual standard error
- * s = sqrt(RSS / (points - 2 per range - 1 per breakpoint)). Splitting pure noise lowers s by
- * about 10 % (40 % at worst, simulated with 24 log-spaced sizes), so a straight line is not
- * split, while a switch leaves a systematic misfit that splitting removes. Several series
- * measured at the same sizes can be split together (their residuals add, and the split is also
- * taken when it halves one series' own standard error), so a switch that shows in any of them
- * is found. A fit already within {@value #QUANTUM_FLOOR} relative is not split: that is the
- * clock's quantum (10 ns steps on a 2 us value), and steps of the quantum are no protocol switch.
+ * least weighted residual is found by trying them all. More ranges are accepted only if they
+ * at least halve the one range's residual standard error
+ * s = sqrt(RSS / (points - 2 per range - 1 per breakpoint)), and the third range lowers the
+ * two ranges' s to 0.65 at most. Splitting pure noise lowers s to 0.94 in the median and 0.64
+ * at worst (two ranges; three: 0.89 and 0.58; 300 simulated sweeps of 24 log-spaced sizes at
+ * 1-10 % noise), so a straight line is not split, while a switch leaves a systematic misfit
+ * that splitting removes. Halving for each added range, as before, was too strict where three
+ * steps lie close: pingpong over ucx:posix,cma (short to bcopy after 64 B, rendezvous after
+ * 8 KiB, 8-fold) went 0.25 / 0.14 / 0.083 and was printed as one range at 24 % rms. Several
+ * series measured at the same sizes can be split together (their residuals add; the split is
+ * also taken when it passes in one series whose line misses by more than 2 %), so a switch that
+ * shows in any of them is found. A fit already within {@value #QUANTUM_FLOOR} relative is not
+ * split: that is the clock's quantum (10 ns on 2 us), and steps of the quantum are no switch.
  *
  * <p><b>A step after the last sizes.</b> A range needs 3 sizes, so a step after the
  * second-to-last size cannot get one, and its misfit can hide every step before it. {@link #split}
@@ -30,7 +34,8 @@ import java.util.Locale;
 public final class Segments {
     static final int MIN_POINTS = 3;
     private static final int MAX_RANGES = 3;
-    private static final double REQUIRED_REDUCTION_PER_RANGE = 0.5;
+    private static final double REQUIRED_REDUCTION = 0.5;
+    private static final double ADDED_RANGE_REDUCTION = 0.65;
     private static final double QUANTUM_FLOOR = 0.005;
     private static final double STEP_FREE_ERROR = 0.02;
 
@@ -112,21 +117,16 @@ public final class Segments {
      * the same sizes {@code x}, strictly increasing.
      */
     public static int[] cuts(long[] x, double[]... series) {
-        int[] bestCuts = {};
-        if (x.length < MIN_POINTS) return bestCuts;
-        double bestError = standardError(x, series, bestCuts);
-        for (int ranges = 2; ranges <= MAX_RANGES && bestError > QUANTUM_FLOOR; ranges++) {
-            int[] cuts = leastResidualCuts(x, series, ranges);
-            if (cuts == null) break;
-            double error = standardError(x, series, cuts);
-            int added = ranges - 1 - bestCuts.length;
-            if (error < bestError * Math.pow(REQUIRED_REDUCTION_PER_RANGE, added)
-                    || anySeriesReduced(x, series, bestCuts, cuts, added)) {
-                bestCuts = cuts;
-                bestError = error;
-            }
+        int[] one = {};
+        if (x.length < MIN_POINTS) return one;
+        int[] best = one, fewer = one;
+        for (int ranges = 2; ranges <= MAX_RANGES; ranges++) {
+            int[] more = leastResidualCuts(x, series, ranges);
+            if (more == null) break;
+            if (describesSteps(x, series, one, fewer, more)) best = more;
+            fewer = more;
         }
-        return bestCuts;
+        return best;
     }
 
     /**
@@ -153,7 +153,7 @@ public final class Segments {
             long[] keptX = Arrays.copyOf(x, kept);
             double[][] keptSeries = Arrays.stream(series).map(y -> Arrays.copyOf(y, kept)).toArray(double[][]::new);
             int[] cuts = cuts(keptX, keptSeries);
-            if (standardError(keptX, keptSeries, cuts) < error * REQUIRED_REDUCTION_PER_RANGE) return new Split(kept, cuts);
+            if (standardError(keptX, keptSeries, cuts) < error * REQUIRED_REDUCTION) return new Split(kept, cuts);
         }
         return new Split(x.length, best);
     }
@@ -175,24 +175,28 @@ public final class Segments {
     }
 
     /**
-     * Whether the added ranges reduce one series' own standard error as much as an added range
-     * must: a step in one series is not lost in another's scatter (loggp over ucx:posix,cma:
-     * g+(s-1)G steps 12-fold after 8 KiB, but PRTT(1,0,s) scattered by 2x below it, and the two
-     * together fell only to 0.57). A series its line already fits within
-     * {@value #STEP_FREE_ERROR} relative holds no step: its split would be noise (the
-     * emulator's constant overheads beside a G line).
+     * Whether the ranges {@code more} follow steps in the data rather than its noise: together
+     * they at least halve the one range's standard error, and the range they add to
+     * {@code fewer} lowers it to {@value #ADDED_RANGE_REDUCTION} at most; in all series
+     * together or in one of them, so that a step in one series is not lost in another's
+     * scatter (loggp over ucx:posix,cma: g+(s-1)G steps 12-fold after 8 KiB while PRTT(1,0,s)
+     * scatters by 2x below it; together they fell only to 0.57).
      */
-    private static boolean anySeriesReduced(long[] x, double[][] series, int[] before, int[] after, int added) {
+    private static boolean describesSteps(long[] x, double[][] series, int[] one, int[] fewer, int[] more) {
+        if (reduces(x, series, one, fewer, more, QUANTUM_FLOOR)) return true;
         if (series.length < 2) return false;
         for (double[] y : series) {
-            double[][] one = {y};
-            double error = standardError(x, one, before);
-            if (error > STEP_FREE_ERROR
-                    && standardError(x, one, after) < error * Math.pow(REQUIRED_REDUCTION_PER_RANGE, added)) {
-                return true;
-            }
+            if (reduces(x, new double[][] {y}, one, fewer, more, STEP_FREE_ERROR)) return true;
         }
         return false;
+    }
+
+    /** {@link #describesSteps} for one set of series, whose error before the added range must exceed {@code floor}. */
+    private static boolean reduces(long[] x, double[][] series, int[] one, int[] fewer, int[] more, double floor) {
+        double oneError = standardError(x, series, one), fewerError = standardError(x, series, fewer);
+        if (!(oneError > floor && fewerError > floor)) return false;
+        double error = standardError(x, series, more);
+        return error < oneError * REQUIRED_REDUCTION && error < fewerError * ADDED_RANGE_REDUCTION;
     }
 
     private static int[] leastResidualCuts(long[] x, double[][] series, int ranges) {

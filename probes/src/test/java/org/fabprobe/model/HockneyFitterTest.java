@@ -103,6 +103,20 @@ class HockneyFitterTest {
     }
 
     @Test
+    void threeStepsCloseTogetherAreNotOneRange() {
+        // a default ucx:posix,cma ping-pong (median half round trips, ns): short to bcopy after
+        // 64 B, rendezvous over cma after 8 KiB (8-fold), 4 MiB past the cache. Requiring each
+        // added range to halve the error again, this was one range at 24 % rms.
+        long[] sizes = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+                131072, 262144, 524288, 1048576, 2097152, 4194304};
+        double[] times = {100, 100, 100, 100, 100, 100, 100, 100, 135, 140, 170, 200, 205, 315, 366, 2884, 3836, 5849,
+                9684, 17526, 33926, 71852, 143088, 347413};
+        List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
+        assertTrue(fits.stream().anyMatch(f -> f.fromBytes() == 16384), fits::toString);
+        assertTrue(fits.stream().allMatch(f -> f.rmsRelResidual() < 0.10), fits::toString);
+    }
+
+    @Test
     void protocolSwitchIsSplitAtTheRightSize() {
         double[] times = new double[SWEEP.length];
         Random noise = new Random(7);
