@@ -83,13 +83,16 @@ class HockneyFitterTest {
         }
     }
 
+    /** pingpong's default sizes, 0 B .. 4 MiB. */
+    private static final long[] DEFAULT_SIZES = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+            32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304};
+
     @Test
     void aStepAfterTheSecondToLastSizeIsLeftOutSoThatTheStepBeforeIsFound() {
         // a default ofi:shm ping-pong on this 2-CPU VM (median half round trips, ns): the
         // provider's switch from inline to CMA copies after 4 KiB, and 4 MiB past the cache.
         // Fitted whole it was one range at 21 % rms: the 4 MiB misfit hid the switch.
-        long[] sizes = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
-                131072, 262144, 524288, 1048576, 2097152, 4194304};
+        long[] sizes = DEFAULT_SIZES;
         double[] times = {245, 245, 240, 240, 240, 240, 240, 290, 305, 255, 280, 305, 401, 601, 2909, 3455, 4542, 6780,
                 11748, 23535, 41572, 91812, 193414, 766345};
         List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
@@ -107,8 +110,7 @@ class HockneyFitterTest {
         // a default ucx:posix,cma ping-pong (median half round trips, ns): short to bcopy after
         // 64 B, rendezvous over cma after 8 KiB (8-fold), 4 MiB past the cache. Requiring each
         // added range to halve the error again, this was one range at 24 % rms.
-        long[] sizes = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
-                131072, 262144, 524288, 1048576, 2097152, 4194304};
+        long[] sizes = DEFAULT_SIZES;
         double[] times = {100, 100, 100, 100, 100, 100, 100, 100, 135, 140, 170, 200, 205, 315, 366, 2884, 3836, 5849,
                 9684, 17526, 33926, 71852, 143088, 347413};
         List<HockneyFit> fits = HockneyFitter.fit(sizes, times);
