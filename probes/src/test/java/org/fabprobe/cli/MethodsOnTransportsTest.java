@@ -33,7 +33,12 @@ class MethodsOnTransportsTest {
         List<Map<?, ?>> sets = MethodsOnSimTest.parameterSets(doc);
         assertFalse(sets.isEmpty(), context);
         for (Map<?, ?> set : sets) {
-            assertTrue(MethodsOnSimTest.value(set, "o_s_ns") > 0, context);
+            // a shared-memory send of a few bytes costs about the clock's 10 ns quantum, so its
+            // median can read 0 once the clock read is subtracted: then only as 0 ± a quantum
+            Map<?, ?> os = (Map<?, ?>) set.get("o_s_ns");
+            double osNs = ((Number) os.get("value")).doubleValue();
+            double osCi = os.get("ci95") instanceof Number ci ? ci.doubleValue() : 0;
+            assertTrue(osNs > 0 || osNs == 0 && osCi >= 10, context);
             assertTrue(MethodsOnSimTest.value(set, "g_ns") > 0, context);
             assertTrue(Double.isFinite(MethodsOnSimTest.value(set, "L_ns")), context);
         }
