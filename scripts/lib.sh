@@ -22,7 +22,7 @@ find_jdk() {
 # measure or mirror on a small machine: serial GC (the loops allocate nothing), fabprobe's own
 # methods compiled in the requesting thread (not all, as -Xbatch would: that cost each JVM
 # ~0.55 s of start-up), no perf-data page updates, no periodic safepoints.
-FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false"
+FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Probe.*,0.1 -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Await.*,0.1 -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0"
 # With them (after -XX:+UnlockDiagnosticVMOptions): -XX:CompilerDirectivesFile= this file, which
 # keeps start-up-only code from C2 (see there; the distribution carries a copy in lib/). HotSpot
 # announces the file on standard output ("1 compiler directives added"), where JSON and the

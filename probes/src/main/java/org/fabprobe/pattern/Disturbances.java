@@ -25,7 +25,7 @@ import org.fabprobe.transport.Transport;
 public final class Disturbances {
     private static final int RUSAGE_THREAD = 1;
     /** struct rusage: two struct timevals (16 B each), then 14 longs; ru_nivcsw is the last. */
-    private static final long RUSAGE_BYTES = 144, NIVCSW_OFFSET = 136;
+    private static final long RUSAGE_BYTES = 144, NVCSW_OFFSET = 128, NIVCSW_OFFSET = 136;
     private static final MethodHandle GETRUSAGE = Linker.nativeLinker().downcallHandle(
             Linker.nativeLinker().defaultLookup().find("getrusage").orElseThrow(),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
@@ -81,10 +81,22 @@ public final class Disturbances {
 
     /** Involuntary context switches of the calling thread so far; 0 if the kernel will not say. */
     public static long contextSwitches() {
+        return rusageField(NIVCSW_OFFSET);
+    }
+
+    /**
+     * Voluntary context switches of the calling thread so far (it blocked: on a JIT compilation
+     * it waits for, a safepoint, a lock, a sleeping system call); 0 if the kernel will not say.
+     */
+    public static long voluntarySwitches() {
+        return rusageField(NVCSW_OFFSET);
+    }
+
+    private static long rusageField(long offset) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment usage = arena.allocate(RUSAGE_BYTES, 8);
             int rc = (int) GETRUSAGE.invokeExact(RUSAGE_THREAD, usage);
-            return rc == 0 ? usage.get(JAVA_LONG, NIVCSW_OFFSET) : 0;
+            return rc == 0 ? usage.get(JAVA_LONG, offset) : 0;
         } catch (Throwable e) {
             return 0;
         }

@@ -27,6 +27,16 @@ public final class JitWarmup {
 
     private JitWarmup() {}
 
+    /**
+     * Whether the launcher lowered the C2 thresholds of the probes' timed loops (a
+     * {@code CompileThresholdScaling} command for {@code org/fabprobe/pattern/Probe}): then a
+     * tenth of the calls reaches C2.
+     */
+    static boolean loopThresholdsLowered() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.contains("CompileThresholdScaling,org/fabprobe/pattern/Probe"));
+    }
+
     /** Whether this JVM says when its compilers work ({@link #compileMs} moves). */
     static boolean observable() {
         return OBSERVABLE;

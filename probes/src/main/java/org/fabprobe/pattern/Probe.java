@@ -37,7 +37,7 @@ import org.fabprobe.transport.Transport;
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
-    /** After each batch the mirror reports its disturbances and the ms its JIT has compiled so far. */
+    /** After each batch the mirror reports its disturbances and how often its timing thread blocked in the timed loop. */
     private static final String COMMAND = "probe", BATCH_END = "batch_end";
 
     /** What the measure side announces before each batch: which probe, sizes, count, repetitions. */
@@ -52,9 +52,13 @@ public final class Probe {
 
         static final int FIELDS = 5;
     }
-    /** 60 rounds: the 30 at 0 B alone run every timed loop 6 000 times, past C2's invocation thresholds. */
+    /** At most 60 rounds: the 30 at 0 B alone run every timed loop 6 000 times, past C2's invocation thresholds. */
     private static final int WARMUP_ROUNDS = 60;
     private static final long SMALL_WARMUP_BYTES = 1 << 10;
+    /** Repetitions of each probe in a 0-byte warm-up round. */
+    private static final int PLAIN_REPS = 200;
+    /** Twice the calls that take a timed loop to C2 (Tier4InvocationThreshold 5000, a tenth of it with the launcher's flags). */
+    static final long MIN_LOOP_CALLS = JitWarmup.loopThresholdsLowered() ? 1_000 : 10_000;
 
     private final Transport t;
     private final Await await;
@@ -152,16 +156,21 @@ public final class Probe {
      * counters: ours, and the mirror's as it reports them.
      */
     private void endBatch(int reps) {
+        timedWaits += Disturbances.voluntarySwitches() - timedFrom;
         Disturbances.Reading mine = Disturbances.read(t).since(batchStart);
         long[] mirror = control.receiveAll(BATCH_END, Disturbances.Reading.FIELDS + 1);
         long sampled = 0;
         for (int r = 0; r < reps; r++) sampled += ticks[r];
         if (Disturbances.disturbed(mine, Disturbances.Reading.of(mirror, 0), Clock.toNs(sampled))) disturbances++;
-        mirrorCompileMs = mirror[Disturbances.Reading.FIELDS];
+        timedWaits += mirror[Disturbances.Reading.FIELDS];
     }
 
-    /** The mirror JVM's total JIT compilation time as of its last batch (see {@link JitWarmup}). */
-    private long mirrorCompileMs;
+    /**
+     * Times either timing thread gave up its CPU inside a timed loop so far (voluntary context
+     * switches: waiting for a JIT compilation of the loop's code, a safepoint or a deoptimization),
+     * and this side's count at the start of the current loop.
+     */
+    private long timedWaits, timedFrom;
 
     /** Half round trips are not used here: every value is a full interval in ns. */
     public record RoundTrips(double[] sendNs, double[] rttNs) {}
@@ -308,12 +317,29 @@ public final class Probe {
     }
 
     /**
-     * Runs every probe untimed until the JIT has compiled both halves: until neither JVM has
-     * finished a compilation for {@link JitWarmup#BATCH_NS} (longer than a C2 compile of a
-     * loop, so one still running then would have finished) and every variant has run once
-     * since the last one; at most {@value #WARMUP_ROUNDS} rounds or {@code budgetNs} of wall
-     * time (slow transports get less warm-up, not a longer run). A fixed 60 rounds took
-     * 0.65 s of a 0.9 s plogp on ofi:shm.
+     * Runs every probe untimed until the JIT has compiled both halves: until every variant has
+     * run once more (a cycle of {@code 2 x sizes} rounds) without either timing thread giving
+     * up its CPU inside a timed loop, and every timed loop has run {@link #MIN_LOOP_CALLS}
+     * times; at most {@value #WARMUP_ROUNDS} rounds or {@code budgetNs} of wall time (slow
+     * transports get less warm-up, not a longer run).
+     *
+     * <p>fabprobe's methods compile in the thread that calls them (the launcher's
+     * {@code BackgroundCompilation} command), so a timed loop that still compiles, or waits at
+     * a safepoint or a deoptimization, blocks its timing thread: a voluntary context switch,
+     * which a spinning loop never makes otherwise. Control-path code (control channel, batch
+     * bookkeeping) keeps reaching C1's thresholds for seconds; compilations outside the timed
+     * loops do not hold the warm-up back (the rule before, no compilation in either JVM for
+     * 60 ms, was never met on ofi:shm: plogp's warm-up ran all 60 rounds, 0.9-1.2 s; this
+     * one ends after 0.55-0.8 s). A
+     * compilation in the background that takes a timing thread's CPU is a disturbance
+     * ({@link Disturbances}), judged per batch as in the measurement.
+     *
+     * <p>The launcher lowers the C2 thresholds of this class and {@link Await} to a tenth
+     * ({@code CompileThresholdScaling}), so the timed loops reach C2 in the first rounds, and
+     * lets C2 compile untaken branches instead of traps ({@code PerMethodTrapLimit=0}): a trap
+     * taken late (the train's stall branch, first taken at 64 KiB) deoptimized the loop and its
+     * recompilation came 0.3 s later. Without those flags (tests run in-process) the loops
+     * must run ten times longer before the warm-up may end.
      *
      * <p>Every other round carries messages of one of {@link #warmUpSizes}: a larger message
      * takes another branch of the transport's send (UCX returns a request beyond its short
@@ -327,8 +353,8 @@ public final class Probe {
     public double warmUp(double budgetNs, long largestMessage) {
         long start = System.nanoTime();
         long[] sizes = warmUpSizes(largestMessage);
-        long compiled = JitWarmup.compileMs() + mirrorCompileMs, quietSince = start;
         int quietRounds = 0;
+        long plainRounds = 0;
         for (int round = 0; round < WARMUP_ROUNDS && System.nanoTime() - start < budgetNs; round++) {
             // alternate 0 B, no delay and short trains with a size, a delay and trains longer
             // than the depth, so that no branch of the timed code is first taken during a
@@ -338,20 +364,16 @@ public final class Probe {
             double delay = plain ? 0 : 20;
             int n = plain ? 4 : depth + 4;
             boolean large = bytes > SMALL_WARMUP_BYTES; // fewer repetitions bound the bytes its round moves
-            int singles = large ? 20 : 200, trains = plain ? 200 : large ? 2 : 20;
+            int singles = large ? 20 : PLAIN_REPS, trains = plain ? PLAIN_REPS : large ? 2 : 20;
+            long waits = timedWaits;
             roundTrip(bytes, 0, singles);
             recvAfterDelay(bytes, delay, singles);
             train(n, bytes, delay, bytes, trains);
             burst(n, bytes, delay, trains);
-            long now = System.nanoTime(), compiledNow = JitWarmup.compileMs() + mirrorCompileMs;
-            if (compiledNow != compiled || round == 0) {
-                compiled = compiledNow;
-                quietSince = now;
-                quietRounds = 0;
-            } else if (++quietRounds >= 2 * sizes.length && now - quietSince >= JitWarmup.BATCH_NS
-                    && JitWarmup.observable()) {
-                break;
-            }
+            if (plain) plainRounds++;
+            boolean quiet = timedWaits == waits;
+            quietRounds = quiet && plainRounds * PLAIN_REPS >= MIN_LOOP_CALLS ? quietRounds + 1 : 0;
+            if (quietRounds >= 2 * sizes.length) break;
         }
         return System.nanoTime() - start;
     }
@@ -375,6 +397,7 @@ public final class Probe {
         t.postSend(0);
         await.recvs(t, recvs + 1);
         await.sends(t, sends + 1);
+        timedFrom = Disturbances.voluntarySwitches();
     }
 
     /** Mirror half: follows the measure side's batches until it says the measurement is over. */
@@ -390,14 +413,16 @@ public final class Probe {
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
+            long waitsFrom = Disturbances.voluntarySwitches();
             switch (op) {
                 case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, op == ROUND_TRIP ? size : 0, back, reps);
                 case TRAIN -> mirrorTrains(t, await, depth, blocking, n, size, back, reps);
                 case BURST -> mirrorBursts(t, await, depth, blocking, n, size, reps);
                 default -> throw new IllegalStateException("unknown probe " + op);
             }
+            long waits = Disturbances.voluntarySwitches() - waitsFrom;
             long[] moved = Disturbances.read(t).since(start).fields();
-            control.sendAll(BATCH_END, moved[0], moved[1], moved[2], JitWarmup.compileMs());
+            control.sendAll(BATCH_END, moved[0], moved[1], moved[2], waits);
         }
     }
 
