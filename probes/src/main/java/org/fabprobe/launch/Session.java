@@ -94,7 +94,8 @@ public final class Session {
                                  Meeting meeting, java.util.function.Consumer<Facts> facts) {
         rv.sendSession(spec);
         try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThreadIfChosen(measureCpu);
-             Transport t = open(rv, spec, node)) {
+             Transport t = open(rv, spec, node);
+             CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);
@@ -130,7 +131,8 @@ public final class Session {
         }
         String node = sourceOverride != null ? sourceOverride : rv.localInterfaceAddress();
         try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThreadIfChosen(spec.mirrorCpu());
-             Transport t = open(rv, spec, node)) {
+             Transport t = open(rv, spec, node);
+             CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);

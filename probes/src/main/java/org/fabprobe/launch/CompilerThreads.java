@@ -1,0 +1,70 @@
+package org.fabprobe.launch;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * This JVM's JIT compiler threads at the kernel's lowest priority (SCHED_IDLE) while a session
+ * measures: a compilation then runs on a CPU that the timing threads leave idle (while they
+ * wait on the control channel, or for a compilation they asked for), not on one they spin on.
+ * On a 2-CPU machine measure and mirror spin on both CPUs, and the control path's background
+ * compilations otherwise preempted them inside timed loops.
+ */
+public final class CompilerThreads {
+    private static final int SCHED_OTHER = 0, SCHED_IDLE = 5;
+    private static final Path TASKS = Path.of("/proc/self/task");
+    private static final MethodHandle SET_SCHEDULER = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("sched_setscheduler").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+
+    private CompilerThreads() {}
+
+    /** Compiler threads back at normal priority when closed. */
+    public interface Lowered extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Lowers the compiler threads there are now; where the kernel will not, leaves them as they are. */
+    public static Lowered lower() {
+        List<Integer> tids = compilerThreads();
+        tids.forEach(tid -> setPolicy(tid, SCHED_IDLE));
+        return () -> tids.forEach(tid -> setPolicy(tid, SCHED_OTHER));
+    }
+
+    private static List<Integer> compilerThreads() {
+        List<Integer> tids = new ArrayList<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                String name = Files.readString(task.resolve("comm")).trim();
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    tids.add(Integer.parseInt(task.getFileName().toString()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: nothing to lower
+        }
+        return tids;
+    }
+
+    private static void setPolicy(int tid, int policy) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment param = arena.allocate(JAVA_INT); // struct sched_param { int sched_priority; } = 0
+            int rc = (int) SET_SCHEDULER.invokeExact(tid, policy, param);
+        } catch (Throwable e) {
+            // a thread that ended meanwhile, or a kernel without SCHED_IDLE: it keeps its priority
+        }
+    }
+}
