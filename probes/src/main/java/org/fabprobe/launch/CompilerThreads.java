@@ -9,6 +9,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +38,18 @@ public final class CompilerThreads {
         void close();
     }
 
-    /** Lowers the compiler threads there are now; where the kernel will not, leaves them as they are. */
+    /**
+     * Lowers the compiler threads there are now, if this JVM compiles fabprobe's code in the
+     * thread that calls it (the launchers' {@code BackgroundCompilation} command): else a
+     * timed loop's own compilation would wait for an idle CPU while both spin (a JVM started
+     * without the launchers' flags, as the tests' is, read drifting parameters that way).
+     * Where the kernel will not, the threads stay as they are.
+     */
     public static Lowered lower() {
+        if (!ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.contains("BackgroundCompilation,org/fabprobe/"))) {
+            return () -> { };
+        }
         List<Integer> tids = compilerThreads();
         tids.forEach(tid -> setPolicy(tid, SCHED_IDLE));
         return () -> tids.forEach(tid -> setPolicy(tid, SCHED_OTHER));
