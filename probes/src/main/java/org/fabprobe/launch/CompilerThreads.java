@@ -9,7 +9,6 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,10 +45,7 @@ public final class CompilerThreads {
      * Where the kernel will not, the threads stay as they are.
      */
     public static Lowered lower() {
-        if (!ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .anyMatch(a -> a.contains("BackgroundCompilation,org/fabprobe/"))) {
-            return () -> { };
-        }
+        if (!ThisJvm.compilesInCallingThread()) return () -> { };
         List<Integer> tids = compilerThreads();
         tids.forEach(tid -> setPolicy(tid, SCHED_IDLE));
         return () -> tids.forEach(tid -> setPolicy(tid, SCHED_OTHER));

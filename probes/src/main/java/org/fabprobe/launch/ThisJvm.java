@@ -9,6 +9,20 @@ import java.util.List;
 public final class ThisJvm {
     private ThisJvm() {}
 
+    /**
+     * Whether this JVM compiles fabprobe's methods in the thread that calls them (the
+     * launchers' {@code BackgroundCompilation} command): then a timed loop that is still
+     * compiling blocks its own thread, and the compiler threads may run at idle priority.
+     */
+    public static boolean compilesInCallingThread() {
+        return hasArgument("BackgroundCompilation,org/fabprobe/");
+    }
+
+    /** Whether one of this JVM's arguments contains {@code fragment}. */
+    public static boolean hasArgument(String fragment) {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream().anyMatch(a -> a.contains(fragment));
+    }
+
     /** This JVM's own command line up to the main class (same flags, same class path). */
     public static List<String> command() {
         List<String> cmd = new ArrayList<>();

@@ -3,10 +3,12 @@ package org.fabprobe.pattern;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
+import org.fabprobe.launch.ThisJvm;
 
 /**
  * The JIT warm-up both halves of a pattern run before timing: batches of untimed rounds
- * until a whole batch has passed in which neither JVM finished a compilation.
+ * until a whole batch has passed in which neither JVM compiled the pattern's code
+ * ({@link #compiledSince}).
  *
  * <p>A fixed number of rounds is not enough. HotSpot compiles in the background and raises
  * its C2 thresholds while its queue is long, so the loop's methods can still be at tier 3
@@ -24,6 +26,7 @@ public final class JitWarmup {
     static final double LIMIT_NS = 1.5e9;
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
     private static final boolean OBSERVABLE = JIT != null && JIT.isCompilationTimeMonitoringSupported();
+    private static final boolean SYNCHRONOUS = ThisJvm.compilesInCallingThread();
 
     private JitWarmup() {}
 
@@ -33,8 +36,7 @@ public final class JitWarmup {
      * tenth of the calls reaches C2.
      */
     static boolean loopThresholdsLowered() {
-        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .anyMatch(a -> a.contains("CompileThresholdScaling,org/fabprobe/pattern/Probe"));
+        return ThisJvm.hasArgument("CompileThresholdScaling,org/fabprobe/pattern/Probe");
     }
 
     /** Whether this JVM says when its compilers work ({@link #compileMs} moves). */
@@ -60,12 +62,12 @@ public final class JitWarmup {
         long batch = firstRounds;
         while (true) {
             control.send("jit_rounds", batch);
-            long before = compileMs(), batchStart = System.nanoTime();
+            long before = compileMs(), waits = Disturbances.voluntarySwitches(), batchStart = System.nanoTime();
             rounds.accept(batch);
+            boolean compiled = compiledSince(before, waits);
             double roundNs = (double) (System.nanoTime() - batchStart) / batch;
             total += batch;
             boolean mirrorCompiled = control.receive("jit_compiled") != 0;
-            boolean compiled = compileMs() != before;
             if (!OBSERVABLE || !(compiled || mirrorCompiled) || System.nanoTime() - start > LIMIT_NS) break;
             batch = Math.max(1, Math.min(maxBatchRounds, (long) (BATCH_NS / Math.max(roundNs, 1))));
         }
@@ -73,12 +75,24 @@ public final class JitWarmup {
         return total;
     }
 
+    /**
+     * Whether the rounds since these readings still compiled their own code. Where fabprobe's
+     * methods compile in the thread that calls them (the launchers' flags), a timed loop that
+     * compiles blocks its thread: a voluntary context switch, which a spinning loop makes for
+     * nothing else. Other compilations (the control path's, run at idle priority between the
+     * batches: {@link org.fabprobe.launch.CompilerThreads}) do not hold the warm-up back. In a
+     * JVM that compiles everything in the background, any compilation that finished does.
+     */
+    private static boolean compiledSince(long compileMsBefore, long waitsBefore) {
+        return SYNCHRONOUS ? Disturbances.voluntarySwitches() != waitsBefore : compileMs() != compileMsBefore;
+    }
+
     /** Mirror half: follows the measure side's batches and tells it whether it compiled during each. */
     public static void mirrorSide(Control control, LongConsumer rounds) {
         for (long batch; (batch = control.receive("jit_rounds")) > 0; ) {
-            long before = compileMs();
+            long before = compileMs(), waits = Disturbances.voluntarySwitches();
             rounds.accept(batch);
-            control.send("jit_compiled", compileMs() != before ? 1 : 0);
+            control.send("jit_compiled", compiledSince(before, waits) ? 1 : 0);
         }
     }
 }
