@@ -1,19 +1,12 @@
 package org.fabprobe.launch;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabprobe.IdlePriority;
 
 /**
  * This JVM's JIT compiler threads at the kernel's lowest priority (SCHED_IDLE) while a session
@@ -23,11 +16,7 @@ import java.util.List;
  * compilations otherwise preempted them inside timed loops.
  */
 public final class CompilerThreads {
-    private static final int SCHED_OTHER = 0, SCHED_IDLE = 5;
     private static final Path TASKS = Path.of("/proc/self/task");
-    private static final MethodHandle SET_SCHEDULER = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("sched_setscheduler").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
 
     private CompilerThreads() {}
 
@@ -47,8 +36,8 @@ public final class CompilerThreads {
     public static Lowered lower() {
         if (!ThisJvm.compilesInCallingThread()) return () -> { };
         List<Integer> tids = compilerThreads();
-        tids.forEach(tid -> setPolicy(tid, SCHED_IDLE));
-        return () -> tids.forEach(tid -> setPolicy(tid, SCHED_OTHER));
+        tids.forEach(IdlePriority::lower);
+        return () -> tids.forEach(IdlePriority::restore);
     }
 
     private static List<Integer> compilerThreads() {
@@ -64,14 +53,5 @@ public final class CompilerThreads {
             // no /proc: nothing to lower
         }
         return tids;
-    }
-
-    private static void setPolicy(int tid, int policy) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment param = arena.allocate(JAVA_INT); // struct sched_param { int sched_priority; } = 0
-            int rc = (int) SET_SCHEDULER.invokeExact(tid, policy, param);
-        } catch (Throwable e) {
-            // a thread that ended meanwhile, or a kernel without SCHED_IDLE: it keeps its priority
-        }
     }
 }
