@@ -144,6 +144,11 @@ public final class Clock {
         });
     }
 
+    /** Starts this class's initialization (mapping rdtsc, calibrating it: ~30 ms) in a daemon thread. */
+    public static void initializeInBackground() {
+        Thread.ofPlatform().daemon().name("fabprobe-clock-calibration").start(Clock::nsPerTick);
+    }
+
     /** Holder: class initialization makes the measurement lazy and once-only. */
     private static final class Facts {
         static final ClockFacts FACTS = measureFacts();

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.clock.Clock;
 
 /**
  * {@code fabprobe mirror --listen [ADDR:]PORT}: serves measure processes one session after
@@ -31,10 +32,15 @@ public final class MirrorServer {
      */
     static final String INITIALIZE_ENVIRONMENT = "FABPROBE_MIRROR_INITIALIZES";
 
-    /** Starts initializing the library of the transport measure announced, if it did (see above). */
+    /**
+     * Starts initializing the library of the transport measure announced, if it did (see
+     * above), and the clock: its TSC calibration (~30 ms) otherwise ran when the session
+     * opened the transport, on the start's critical path.
+     */
     public static void initializeAnnouncedTransport() {
         String transport = System.getenv(INITIALIZE_ENVIRONMENT);
         if (transport != null) org.fabprobe.transport.Transports.initializeInBackground(transport);
+        Clock.initializeInBackground();
     }
 
     /** How long a client may take to authenticate and say what to run. */
