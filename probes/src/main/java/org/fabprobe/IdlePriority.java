@@ -34,7 +34,7 @@ public final class IdlePriority {
     private static void setPolicy(int tid, int policy) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment param = arena.allocate(JAVA_INT); // struct sched_param { int sched_priority; } = 0
-            int rc = (int) SET_SCHEDULER.invokeExact(tid, policy, param);
+            int ignored = (int) SET_SCHEDULER.invokeExact(tid, policy, param); // -1: the thread keeps its policy
         } catch (Throwable e) {
             // a thread that ended meanwhile, or a kernel without SCHED_IDLE: it keeps its priority
         }

@@ -39,11 +39,6 @@ public final class JitWarmup {
         return ThisJvm.hasArgument("CompileThresholdScaling,org/fabprobe/pattern/Probe");
     }
 
-    /** Whether this JVM says when its compilers work ({@link #compileMs} moves). */
-    static boolean observable() {
-        return OBSERVABLE;
-    }
-
     /** Milliseconds this JVM's compilers have worked so far; moves whenever a compilation finishes. */
     static long compileMs() {
         return OBSERVABLE ? JIT.getTotalCompilationTime() : 0;

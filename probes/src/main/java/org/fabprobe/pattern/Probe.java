@@ -330,7 +330,7 @@ public final class Probe {
      * bookkeeping) keeps reaching C1's thresholds for seconds; compilations outside the timed
      * loops do not hold the warm-up back (the rule before, no compilation in either JVM for
      * 60 ms, was never met on ofi:shm: plogp's warm-up ran all 60 rounds, 0.9-1.2 s; this
-     * one ends after 0.55-0.8 s). A
+     * one ends after 0.45-0.6 s with the compiler threads at idle priority). A
      * compilation in the background that takes a timing thread's CPU is a disturbance
      * ({@link Disturbances}), judged per batch as in the measurement.
      *
