@@ -68,7 +68,8 @@ final class PingPongCommand implements Callable<Integer> {
         double[] medians = new double[sizeList.length];
         for (int i = 0; i < sizeList.length; i++) {
             double[] halfRtt = samples.halfRttNs()[i];
-            Summary s = Statistics.summarize(halfRtt, halfRtt.length);
+            // a half round trip is half a difference of two clock reads: its grid is half the clock's quantum
+            Summary s = Statistics.summarize(halfRtt, halfRtt.length, Clock.facts().resolutionNs() / 2);
             medians[i] = s.median();
             points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i],
                     MedianCi.of(halfRtt, halfRtt.length, Clock.facts().resolutionNs()).ci95()));

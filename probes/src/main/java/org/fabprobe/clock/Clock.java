@@ -54,8 +54,11 @@ public final class Clock {
      * then clamped to 0 (plogp read o_s = o_r = 0).
      */
     private static final int MIN_TICK1_BATCHES = 50;
-    /** Resolution: the share of successive reads' steps that must be multiples of the clock's quantum. */
+    /** Resolution: the share of the reads that must lie on the grid of the clock's quantum. */
     private static final double MIN_QUANTUM_SHARE = 0.75;
+    /** No clock worth timing with advances by more than this (1 us at 1 GHz): larger steps are read costs. */
+    private static final long MAX_QUANTUM_TICKS = 1000;
+    private static final int RESOLUTION_BATCH = 256, RESOLUTION_BATCHES = 15;
     private static final long FACTS_MAX_NS = 1_000_000_000;
 
     private static final boolean CONSTANT_TSC, NONSTOP_TSC;
@@ -163,62 +166,110 @@ public final class Clock {
             Pair start = tightestPair(RDTSC, PAIR_NS);
             // TICK1: batches of back-to-back reads. The cheapest batch is the steady state (the
             // first ones run before the JIT has compiled now(), some are hit by interrupts): its
-            // mean step is the read cost, and its steps give the resolution.
+            // mean step is the read cost.
             double readCostNs = Double.MAX_VALUE;
             long end = start.ns() + FACTS_NS, limit = start.ns() + FACTS_MAX_NS;
             int batches = 0;
-            long[] reads = new long[TICK1_BATCH + 1], cheapest = new long[reads.length];
+            long[] reads = new long[TICK1_BATCH + 1];
             do {
                 for (int i = 0; i < reads.length; i++) reads[i] = now();
-                double costNs = toNs(reads[TICK1_BATCH] - reads[0]) / TICK1_BATCH;
-                if (costNs < readCostNs) {
-                    readCostNs = costNs;
-                    System.arraycopy(reads, 0, cheapest, 0, reads.length);
-                }
+                readCostNs = Math.min(readCostNs, toNs(reads[TICK1_BATCH] - reads[0]) / TICK1_BATCH);
                 batches++;
                 long now = System.nanoTime();
                 if (now - limit > 0) break;
                 if (batches >= MIN_TICK1_BATCHES && now - end >= 0) break;
             } while (true);
+            long quantum = resolutionTicks();
             Pair stop = tightestPair(RDTSC, PAIR_NS);
             double referenceNs = stop.ns() - start.ns();
             double tick2ErrorPpm = (toNs(stop.ticks() - start.ticks()) - referenceNs) / referenceNs * 1e6;
             return new ClockFacts(USE_TSC ? "tsc" : "nanotime", FALLBACK_REASON, TICKS_PER_NS, CONSTANT_TSC,
-                    NONSTOP_TSC, readCostNs, toNs(quantum(cheapest)), tick2ErrorPpm, CALIBRATION_MS);
+                    NONSTOP_TSC, readCostNs, toNs(quantum), tick2ErrorPpm, CALIBRATION_MS);
         } catch (Throwable t) {
             throw new AssertionError(t); // RDTSC already ran during calibration
         }
     }
 
+    /** Keeps the spacing loop's work alive. */
+    private static long spacingSink;
+
     /**
-     * TICK1's resolution: the quantum the clock advances by, from the steady state's successive
-     * reads. That is the largest divisor of the commonest step of which at least
-     * {@link #MIN_QUANTUM_SHARE} of the steps are multiples. The smallest step is not it: on a
-     * VM whose TSC advances 26 ticks at a time, about one step in ten reads 1 or 25 ticks (the
-     * hypervisor's scaling rounds), and "0.39 ns" then claimed a precision that the medians, all
-     * multiples of 10 ns, never had. A counter that advances every tick gives 1.
+     * The commonest {@link #quantum} of {@value #RESOLUTION_BATCHES} short batches of spaced
+     * reads. One long batch is no good: a thread that moves to the other CPU of this VM reads
+     * a counter offset by half a quantum there, and such a batch reads a grid of 13 ticks
+     * where each CPU's is 26. A batch takes some microseconds, and few of them move.
+     */
+    private static long resolutionTicks() {
+        long[] reads = new long[RESOLUTION_BATCH], quanta = new long[RESOLUTION_BATCHES];
+        for (int b = 0; b < quanta.length; b++) quanta[b] = quantum(spacedReads(reads));
+        return commonest(quanta, quanta.length);
+    }
+
+    /** The commonest of the first {@code n} values (the smallest of equally common ones); sorts them. */
+    private static long commonest(long[] values, int n) {
+        Arrays.sort(values, 0, n);
+        long commonest = values[0];
+        for (int i = 0, run, best = 0; i < n; i += run) {
+            for (run = 1; i + run < n && values[i + run] == values[i]; run++) { }
+            if (run > best) {
+                best = run;
+                commonest = values[i];
+            }
+        }
+        return commonest;
+    }
+
+    /**
+     * Reads {@code reads.length} times with a varying amount of work between reads. Back-to-back
+     * reads are no use for the resolution: where each read costs the very same number of ticks
+     * (often so on bare metal), they lie on a grid of that cost, as a coarse clock's would.
+     */
+    private static long[] spacedReads(long[] reads) {
+        long sink = 0;
+        for (int i = 0; i < reads.length; i++) {
+            reads[i] = now();
+            for (int k = (i * 7) % 13 * 4; k > 0; k--) sink += k ^ i;
+        }
+        spacingSink = sink;
+        return reads;
+    }
+
+    /**
+     * TICK1's resolution: the quantum the clock advances by, from reads spaced by varying work.
+     * That is the largest divisor q of their commonest step (of 2 ticks or more), or of one tick
+     * more, such that at least {@link #MIN_QUANTUM_SHARE} of the reads lie on one grid of q
+     * ticks, or at most q/8 ticks above it. A VM whose TSC advances 26 ticks at a time keeps its reads strictly
+     * increasing: a read within the same 10 ns reads one tick more than the last, so steps of
+     * 1 and 25 ticks break the run of 26s. How many depends on how fast the reads come (a
+     * tenth of the steps in C, a third in compiled Java), and a rule over the steps flipped
+     * between 10 ns and "0.39 ns", a precision that the medians, all multiples of 10 ns, never
+     * had. A counter that advances every tick gives 1.
      */
     static long quantum(long[] reads) {
         long[] steps = new long[reads.length - 1];
         int n = 0;
-        for (int i = 1; i < reads.length; i++) if (reads[i] > reads[i - 1]) steps[n++] = reads[i] - reads[i - 1];
+        for (int i = 1; i < reads.length; i++) if (reads[i] - reads[i - 1] >= 2) steps[n++] = reads[i] - reads[i - 1];
         if (n == 0) return 1;
-        Arrays.sort(steps, 0, n);
-        long commonest = steps[0];
-        for (int i = 0, run, best = 0; i < n; i += run) {
-            for (run = 1; i + run < n && steps[i + run] == steps[i]; run++) { }
-            if (run > best) {
-                best = run;
-                commonest = steps[i];
-            }
-        }
-        for (long q = commonest; q > 1; q--) {
-            if (commonest % q != 0) continue;
-            int multiples = 0;
-            for (int i = 0; i < n; i++) if (steps[i] % q == 0) multiples++;
-            if (multiples >= MIN_QUANTUM_SHARE * n) return q;
+        long commonest = commonest(steps, n);
+        // the commonest step may be a quantum less the one tick a monotonic read added before it
+        for (long q = Math.min(commonest + 1, MAX_QUANTUM_TICKS); q > 1; q--) {
+            boolean candidate = commonest % q == 0 || (commonest + 1) % q == 0;
+            if (candidate && onGridShare(reads, (int) q) >= MIN_QUANTUM_SHARE) return q;
         }
         return 1;
+    }
+
+    /** The share of reads at the commonest residue modulo q, or at most q/8 ticks above it. */
+    private static double onGridShare(long[] reads, int q) {
+        int[] residues = new int[q];
+        for (long r : reads) residues[(int) Math.floorMod(r - reads[0], (long) q)]++;
+        int slack = q / 8, best = 0;
+        for (int grid = 0; grid < q; grid++) {
+            int on = 0;
+            for (int d = 0; d <= slack; d++) on += residues[(grid + d) % q];
+            best = Math.max(best, on);
+        }
+        return (double) best / reads.length;
     }
 
     /** The calibrated rate, and the worst relative error the two brackets' widths allow. */

@@ -48,17 +48,32 @@ class ClockTest {
         }
     }
 
-    /** The reads seen on a VM whose TSC advances 26 ticks at a time, 1 and 25 where it rounds. */
-    @Test
-    void resolutionIsTheQuantumNotARoundingStep() {
+    /**
+     * A VM whose TSC advances 26 ticks at a time and keeps reads strictly increasing (a read
+     * within the same step reads one tick more), read every {@code costTicks} ticks or so.
+     */
+    private static long[] coarseReads(double costTicks, long seed) {
+        java.util.Random random = new java.util.Random(seed);
         long[] reads = new long[2001];
-        java.util.Random random = new java.util.Random(7);
-        for (int i = 1; i < reads.length; i++) {
-            int r = random.nextInt(100);
-            reads[i] = reads[i - 1] + (r < 5 ? 1 : r < 10 ? 25 : r < 60 ? 26 : 52);
+        double time = 1000;
+        for (int i = 0; i < reads.length; i++) {
+            time += costTicks * (0.5 + random.nextDouble());
+            long read = (long) (time / 26) * 26;
+            reads[i] = i > 0 && read <= reads[i - 1] ? reads[i - 1] + 1 : read;
         }
-        assertEquals(26, Clock.quantum(reads));
-        // a counter that advances every tick, read at a varying cost
+        return reads;
+    }
+
+    @Test
+    void resolutionIsTheQuantumNotAMonotonicityStep() {
+        // C reads every ~23 ticks (a tenth of the steps 1 or 25), compiled Java every ~21 (a third)
+        for (double cost : new double[] {23, 21, 15, 12, 40, 300}) assertEquals(26, Clock.quantum(coarseReads(cost, 7)), "cost " + cost);
+    }
+
+    @Test
+    void aCounterThatAdvancesEveryTickHasResolutionOne() {
+        java.util.Random random = new java.util.Random(7);
+        long[] reads = new long[2001];
         for (int i = 1; i < reads.length; i++) reads[i] = reads[i - 1] + 20 + random.nextInt(11);
         assertEquals(1, Clock.quantum(reads));
         // a clock that never moved within the reads says nothing finer than one tick
