@@ -2,8 +2,9 @@
  * scripts/bench's same-pattern reference for `fabprobe pingpong` over UCX: the calls fabprobe's
  * PingPong and UcxTransport make, in C. Each side keeps its next receive posted while its own
  * message is in flight; a send that completes inside ucp_tag_send_nbx needs no wait; a wait
- * polls ucp_worker_progress and asks ucp_request_check_status only when progress reported
- * events or a request was posted since the last look; completed requests are freed when their
+ * polls ucp_worker_progress and asks ucp_request_check_status of every outstanding request
+ * only when progress reported events or a request was posted since the last look (a send that
+ * completed while the receive was awaited is seen then); completed requests are freed when their
  * slot is reused, after the next message is on its way. Prints the mean half round trip in ns
  * over the timed round trips (CLOCK_MONOTONIC around them), as fabprobe's JSON `mean` is.
  *
@@ -54,7 +55,10 @@ static void exchange(const char *dir, const char *self, const char *peer, ucp_ad
     if (got == 0) { fprintf(stderr, "bench-ucx-pingpong: empty peer address\n"); exit(1); }
 }
 
-/* posted requests: NULL when the posting call completed them */
+/* the outstanding receive and send (NULL: none, or completed inside the posting call) */
+static void *pending[2];
+enum { RECV, SEND };
+
 static void *post_recv(void *buffer, size_t size, const ucp_request_param_t *param) {
     void *request = ucp_tag_recv_nbx(worker, buffer, size, 1, (ucp_tag_t)-1, param);
     if (UCS_PTR_IS_ERR(request)) die("ucp_tag_recv_nbx", UCS_PTR_STATUS(request));
@@ -69,16 +73,24 @@ static void *post_send(ucp_ep_h ep, void *buffer, size_t size, const ucp_request
     return request;
 }
 
-/* as UcxTransport.progress under Await: poll until the request completed */
-static void wait_for(void *request, const char *what) {
-    if (request == NULL) return;
-    for (;;) {
-        if (ucp_worker_progress(worker) == 0 && !posted_since_check) continue;
-        posted_since_check = 0;
-        ucs_status_t status = ucp_request_check_status(request);
-        if (status == UCS_OK) return;
-        if (status != UCS_INPROGRESS) die(what, status);
+/* as UcxTransport.progress: one progress call; when it reported events or something was
+   posted since the last look, the status of every outstanding request */
+static void progress(void) {
+    if (ucp_worker_progress(worker) == 0 && !posted_since_check) return;
+    posted_since_check = 0;
+    for (int kind = RECV; kind <= SEND; kind++) {
+        if (pending[kind] == NULL) continue;
+        ucs_status_t status = ucp_request_check_status(pending[kind]);
+        if (status == UCS_INPROGRESS) continue;
+        if (status != UCS_OK) die(kind == RECV ? "receive" : "send", status);
+        pending[kind] = NULL;
     }
+}
+
+/* as Await: progress until the operation of this kind has completed */
+static void wait_for(int kind, void *request) {
+    pending[kind] = request;
+    while (pending[kind] != NULL) progress();
 }
 
 static void release(void **slot, void *request) {
@@ -139,17 +151,19 @@ int main(int argc, char **argv) {
         if (measure) {
             if (i == warmup) start = now();
             void *send = post_send(ep, send_buffer, size, &send_param);
+            pending[SEND] = send;
             void *next = i + 1 < total ? post_recv(recv_buffer, size, &recv_param) : NULL;
-            wait_for(recv, "receive");
-            wait_for(send, "send");
+            wait_for(RECV, recv);
+            wait_for(SEND, pending[SEND]);
             release(&recv_slot, recv);
             release(&send_slot, send);
             recv = next;
         } else {
-            wait_for(recv, "receive");
+            wait_for(RECV, recv);
             void *send = post_send(ep, send_buffer, size, &send_param);
+            pending[SEND] = send;
             void *next = i + 1 < total ? post_recv(recv_buffer, size, &recv_param) : NULL;
-            wait_for(send, "send");
+            wait_for(SEND, pending[SEND]);
             release(&recv_slot, recv);
             release(&send_slot, send);
             recv = next;
