@@ -12,48 +12,10 @@
  *
  * UCX_TLS and friends come from the environment, as for ucx_perftest.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <ucp/api/ucp.h>
+#define PROGRAM "bench-ucx-pingpong"
+#include "bench-ucx-common.h"
 
-static ucp_worker_h worker;
 static int posted_since_check;
-
-static void die(const char *what, ucs_status_t status) {
-    fprintf(stderr, "bench-ucx-pingpong: %s: %s\n", what, ucs_status_string(status));
-    exit(1);
-}
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-/* writes this worker's address to DIR/SELF and reads the peer's from DIR/PEER */
-static void exchange(const char *dir, const char *self, const char *peer, ucp_address_t *address,
-                     size_t length, char *peer_address, size_t capacity) {
-    char path[4096], tmp[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, self);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL || fwrite(address, 1, length, f) != length || fclose(f) != 0 || rename(tmp, path) != 0) {
-        perror("bench-ucx-pingpong: address file");
-        exit(1);
-    }
-    snprintf(path, sizeof path, "%s/%s", dir, peer);
-    for (int waited = 0; access(path, R_OK) != 0; waited++) {
-        if (waited > 30000) { fprintf(stderr, "bench-ucx-pingpong: no peer address in 30 s\n"); exit(1); }
-        usleep(1000);
-    }
-    f = fopen(path, "r");
-    size_t got = f ? fread(peer_address, 1, capacity, f) : 0;
-    if (f) fclose(f);
-    if (got == 0) { fprintf(stderr, "bench-ucx-pingpong: empty peer address\n"); exit(1); }
-}
 
 /* the outstanding receive and send (NULL: none, or completed inside the posting call) */
 static void *pending[2];
@@ -66,7 +28,7 @@ static void *post_recv(void *buffer, size_t size, const ucp_request_param_t *par
     return request;
 }
 
-static void *post_send(ucp_ep_h ep, void *buffer, size_t size, const ucp_request_param_t *param) {
+static void *post_send(void *buffer, size_t size, const ucp_request_param_t *param) {
     void *request = ucp_tag_send_nbx(ep, buffer, size, 1, param);
     if (UCS_PTR_IS_ERR(request)) die("ucp_tag_send_nbx", UCS_PTR_STATUS(request));
     if (request != NULL) posted_since_check = 1;
@@ -104,29 +66,8 @@ int main(int argc, char **argv) {
     size_t size = strtoull(argv[4], NULL, 10);
     const char *dir = argv[5];
 
-    ucp_config_t *config;
-    ucp_context_h context;
-    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES, .features = UCP_FEATURE_TAG};
-    ucs_status_t status = ucp_config_read(NULL, NULL, &config);
-    if (status != UCS_OK) die("ucp_config_read", status);
-    if ((status = ucp_init(&params, config, &context)) != UCS_OK) die("ucp_init", status);
-    ucp_config_release(config);
-    ucp_worker_params_t worker_params = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                                         .thread_mode = UCS_THREAD_MODE_SINGLE};
-    if ((status = ucp_worker_create(context, &worker_params, &worker)) != UCS_OK) die("ucp_worker_create", status);
-
-    ucp_address_t *address;
-    size_t address_length;
-    if ((status = ucp_worker_get_address(worker, &address, &address_length)) != UCS_OK) die("ucp_worker_get_address", status);
-    static char peer_address[65536];
-    exchange(dir, measure ? "measure" : "mirror", measure ? "mirror" : "measure", address, address_length,
-             peer_address, sizeof peer_address);
-    ucp_worker_release_address(worker, address);
-    /* error mode NONE, as fabprobe's endpoints */
-    ucp_ep_params_t ep_params = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
-                                 .address = (ucp_address_t *)peer_address, .err_mode = UCP_ERR_HANDLING_MODE_NONE};
-    ucp_ep_h ep;
-    if ((status = ucp_ep_create(worker, &ep_params, &ep)) != UCS_OK) die("ucp_ep_create", status);
+    connect_peer(dir, measure);
+    ucs_status_t status;
 
     /* two buffers, mapped once and passed as memh, as fabprobe's */
     size_t length = size < 64 ? 64 : size;
@@ -150,7 +91,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < total; i++) {
         if (measure) {
             if (i == warmup) start = now();
-            void *send = post_send(ep, send_buffer, size, &send_param);
+            void *send = post_send(send_buffer, size, &send_param);
             pending[SEND] = send;
             void *next = i + 1 < total ? post_recv(recv_buffer, size, &recv_param) : NULL;
             wait_for(RECV, recv);
@@ -160,7 +101,7 @@ int main(int argc, char **argv) {
             recv = next;
         } else {
             wait_for(RECV, recv);
-            void *send = post_send(ep, send_buffer, size, &send_param);
+            void *send = post_send(send_buffer, size, &send_param);
             pending[SEND] = send;
             void *next = i + 1 < total ? post_recv(recv_buffer, size, &recv_param) : NULL;
             wait_for(SEND, pending[SEND]);
@@ -173,18 +114,10 @@ int main(int argc, char **argv) {
     release(&recv_slot, NULL);
     release(&send_slot, NULL);
 
-    /* forced close: the peer may be gone already, which is no error here */
-    void *close = ucp_ep_close_nbx(ep, &(ucp_request_param_t){.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                                                              .flags = UCP_EP_CLOSE_FLAG_FORCE});
-    if (UCS_PTR_IS_PTR(close)) {
-        while (ucp_request_check_status(close) == UCS_INPROGRESS) ucp_worker_progress(worker);
-        ucp_request_free(close);
-    }
     for (int b = 0; b < 2; b++) {
         ucp_mem_unmap(context, memh[b]);
         free(buffers[b]);
     }
-    ucp_worker_destroy(worker);
-    ucp_cleanup(context);
+    disconnect_peer();
     return 0;
 }
