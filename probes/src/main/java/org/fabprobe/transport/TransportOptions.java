@@ -19,6 +19,16 @@ public record TransportOptions(long bufferBytes, int depth, Duration timeout, St
         if (peers < 1) throw new IllegalArgumentException("peers must be >= 1");
     }
 
+    /**
+     * Slots in a transport's ring of posted operations: the smallest power of two not below
+     * {@link #depth}, so that operation i's slot is {@code i & (ringSlots - 1)}. {@code i % depth}
+     * is a 64-bit division, tens of cycles, and the ring is indexed on the round trip's critical
+     * path (the reply's completion found, the next message posted).
+     */
+    public int ringSlots() {
+        return depth == 1 ? 1 : Integer.highestOneBit(depth - 1) << 1;
+    }
+
     /** One peer, no rank: measure and mirror. */
     public TransportOptions(long bufferBytes, int depth, Duration timeout, String sourceNode) {
         this(bufferBytes, depth, timeout, sourceNode, -1, 1);

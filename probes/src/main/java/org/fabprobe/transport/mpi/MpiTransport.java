@@ -34,7 +34,8 @@ public final class MpiTransport implements Transport {
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
     /** MPI_Send between two clock reads in native code, where Clock reads the TSC (else null). */
     private final BracketedCall timedSend;
-    private final int depth, rank;
+    /** Ring slot of operation i: {@code i & slotMask} (see {@link TransportOptions#ringSlots}). */
+    private final int slotMask, rank;
     private final boolean anyPeer;
     private int peer;
     private long sendsPosted, sendsDone, recvsPosted, recvsDone;
@@ -51,12 +52,12 @@ public final class MpiTransport implements Transport {
         mpi = world.mpi();
         rank = world.rank();
         peer = 1 - rank;
-        depth = options.depth();
+        slotMask = options.ringSlots() - 1;
         long bytes = Math.max(options.bufferBytes(), 64);
         sendBuf = arena.allocate(bytes, 4096);
         recvBuf = arena.allocate(bytes, 4096);
-        sendRequests = arena.allocate(Mpi.REQUEST_BYTES * depth, 8);
-        recvRequests = arena.allocate(Mpi.REQUEST_BYTES * depth, 8);
+        sendRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
+        recvRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         controlBuf = arena.allocate(8 * 64, 8);
         sendAddress = sendBuf.address();
         recvAddress = recvBuf.address();
@@ -119,13 +120,13 @@ public final class MpiTransport implements Transport {
 
     @Override
     public void postRecv(long bytes) {
-        mpi.irecv(recvAddress, (int) bytes, peer, DATA_TAG, recvSlots + (recvsPosted % depth) * Mpi.REQUEST_BYTES);
+        mpi.irecv(recvAddress, (int) bytes, peer, DATA_TAG, recvSlots + (recvsPosted & slotMask) * Mpi.REQUEST_BYTES);
         recvsPosted++;
     }
 
     @Override
     public void postSend(long bytes) {
-        mpi.isend(sendAddress, (int) bytes, peer, DATA_TAG, sendSlots + (sendsPosted % depth) * Mpi.REQUEST_BYTES);
+        mpi.isend(sendAddress, (int) bytes, peer, DATA_TAG, sendSlots + (sendsPosted & slotMask) * Mpi.REQUEST_BYTES);
         sendsPosted++;
     }
 
@@ -180,8 +181,8 @@ public final class MpiTransport implements Transport {
     /** MPI_Test on the oldest outstanding send and receive, as long as they complete. */
     @Override
     public void progress() {
-        while (recvsDone < recvsPosted && mpi.test(recvSlots + (recvsDone % depth) * Mpi.REQUEST_BYTES)) recvsDone++;
-        while (sendsDone < sendsPosted && mpi.test(sendSlots + (sendsDone % depth) * Mpi.REQUEST_BYTES)) sendsDone++;
+        while (recvsDone < recvsPosted && mpi.test(recvSlots + (recvsDone & slotMask) * Mpi.REQUEST_BYTES)) recvsDone++;
+        while (sendsDone < sendsPosted && mpi.test(sendSlots + (sendsDone & slotMask) * Mpi.REQUEST_BYTES)) sendsDone++;
     }
 
     @Override

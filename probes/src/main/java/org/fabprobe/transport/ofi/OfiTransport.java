@@ -192,11 +192,12 @@ public final class OfiTransport implements Transport {
         sendDesc = register(domain, sendBuf, FI_SEND(), 1, mrMode);
         recvDesc = register(domain, recvBuf, FI_RECV(), 2, mrMode);
 
-        MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
-        recvContexts = arena.allocate(CONTEXT_BYTES * depth, 64);
-        sendContextSlots = new long[depth];
-        recvContextSlots = new long[depth];
-        for (int i = 0; i < depth; i++) {
+        int slots = options.ringSlots();
+        MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * slots, 64);
+        recvContexts = arena.allocate(CONTEXT_BYTES * slots, 64);
+        sendContextSlots = new long[slots];
+        recvContextSlots = new long[slots];
+        for (int i = 0; i < slots; i++) {
             sendContextSlots[i] = sendContexts.address() + CONTEXT_BYTES * i;
             recvContextSlots[i] = recvContexts.address() + CONTEXT_BYTES * i;
         }
@@ -304,7 +305,7 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void postRecv(long bytes) {
-        long context = recvContextSlots[(int) (recvsPosted % depth)];
+        long context = recvContextSlots[(int) recvsPosted & (recvContextSlots.length - 1)];
         long rc;
         long deadline = 0;
         while ((rc = FiHotPath.trecv(fn.trecv(), epAddress, recvBufAddress, bytes, recvDescAddress, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
@@ -326,7 +327,7 @@ public final class OfiTransport implements Transport {
             sendsCompleted++;
             return;
         }
-        long context = sendContextSlots[(int) (sendsPosted % depth)];
+        long context = sendContextSlots[(int) sendsPosted & (sendContextSlots.length - 1)];
         while ((rc = FiHotPath.tsend(fn.tsend(), epAddress, sendBufAddress, bytes, sendDescAddress, peer, TAG, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_tsend");
         }

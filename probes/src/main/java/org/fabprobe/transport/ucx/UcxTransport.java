@@ -34,7 +34,7 @@ import org.fabprobe.transport.TransportOptions;
  * ucp_mem_map and passed as memh to every *_nbx call.
  *
  * <p>Requests: a send that completes at once returns NULL (UCS_OK); otherwise the request
- * pointer goes into a ring of {@code depth} slots and is polled with
+ * pointer goes into a ring of at least {@code depth} slots and is polled with
  * ucp_request_check_status, in posting order, after ucp_worker_progress. A completed
  * request is freed only when the next post reuses its slot: that post comes after the
  * pattern's reply is on its way, so ucp_request_free is off the round trip's critical path.
@@ -46,7 +46,8 @@ public final class UcxTransport implements Transport {
     private final String name;
     private final Arena arena = Arena.ofShared();
     private final Map<String, String> facts = new LinkedHashMap<>();
-    private final int depth;
+    /** Ring slot of operation i: {@code i & slotMask} (see {@link TransportOptions#ringSlots}). */
+    private final int slotMask;
 
     private MemorySegment context = MemorySegment.NULL, worker = MemorySegment.NULL, ep = MemorySegment.NULL;
     private MemorySegment sendMemh = MemorySegment.NULL, recvMemh = MemorySegment.NULL;
@@ -66,9 +67,9 @@ public final class UcxTransport implements Transport {
 
     private UcxTransport(String name, TransportOptions options) {
         this.name = name;
-        this.depth = options.depth();
-        this.sendRequests = new long[depth];
-        this.recvRequests = new long[depth];
+        this.slotMask = options.ringSlots() - 1;
+        this.sendRequests = new long[options.ringSlots()];
+        this.recvRequests = new long[options.ringSlots()];
     }
 
     /** Opens UCX with UCX_TLS={@code tls} (e.g. "tcp", "posix,cma", "rc"). */
@@ -318,7 +319,7 @@ public final class UcxTransport implements Transport {
 
     /** Puts operation {@code index}'s request in its slot, freeing the completed one there. */
     private void reuse(long[] ring, long index, long request) {
-        int slot = (int) (index % depth);
+        int slot = (int) index & slotMask;
         if (ring[slot] != 0) UcpHotPath.free(ring[slot]); // completed: the pattern keeps <= depth outstanding
         ring[slot] = request;
     }
@@ -335,7 +336,7 @@ public final class UcxTransport implements Transport {
 
     /** Whether operation {@code index} of a ring has completed (its request is freed later, by reuse). */
     private boolean done(long[] ring, long index, String what) {
-        int slot = (int) (index % depth);
+        int slot = (int) index & slotMask;
         long request = ring[slot];
         if (request == 0) return true; // completed in the posting call
         byte status = UcpHotPath.checkStatus(request);
@@ -393,14 +394,14 @@ public final class UcxTransport implements Transport {
     /** Cancels operations {@code from..to-1}, then frees every request left in the ring. */
     private void cancelOutstanding(long[] ring, long from, long to) {
         for (long i = from; i < to; i++) {
-            long request = ring[(int) (i % depth)];
+            long request = ring[(int) i & slotMask];
             if (request == 0) continue;
             ucp_request_cancel(worker, MemorySegment.ofAddress(request));
             for (int spin = 0; spin < 1_000_000 && UcpHotPath.checkStatus(request) == Ucs.INPROGRESS; spin++) {
                 UcpHotPath.progress(workerAddress);
             }
         }
-        for (int slot = 0; slot < depth; slot++) {
+        for (int slot = 0; slot < ring.length; slot++) {
             if (ring[slot] != 0) UcpHotPath.free(ring[slot]);
             ring[slot] = 0;
         }
