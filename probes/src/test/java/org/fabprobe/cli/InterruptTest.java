@@ -22,8 +22,7 @@ class InterruptTest {
                 "pingpong", "-t", "ofi:shm", "-s", "1M", "-n", "10000000"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            ProcessHandle mirror = awaitChild(measure.toHandle());
-            awaitTimingLoop(mirror); // a fixed second was not enough on a loaded CI machine
+            ProcessHandle mirror = awaitTimingLoop(measure, log); // a fixed second was not enough on a loaded CI machine
             measure.destroy(); // SIGTERM: what a batch system or `kill` sends; Ctrl-C takes the same path
             assertTrue(measure.waitFor(20, TimeUnit.SECONDS), "measure process did not stop");
             String out = Files.readString(log);
@@ -37,39 +36,40 @@ class InterruptTest {
         }
     }
 
-    private static ProcessHandle awaitChild(ProcessHandle parent) throws InterruptedException {
-        for (int i = 0; i < 1500; i++) {
-            Optional<ProcessHandle> child = parent.children().findFirst();
-            if (child.isPresent()) return child.get();
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no mirror process appeared");
-    }
-
     /**
-     * Waits until the mirror's session thread has spun for 0.3 s of CPU: the transport is open
-     * and both halves are in the timing loop (the thread's name is cut to 15 characters).
+     * Waits until a child of measure has a session thread that spun for 0.3 s of CPU: the
+     * transport is open and both halves are in the timing loop (the thread's name is cut to 15
+     * characters). Any child counts, not the first seen: measure starts its mirror before it has
+     * parsed its arguments, and replaces that child if it is gone when the session starts.
      */
-    private static void awaitTimingLoop(ProcessHandle mirror) throws Exception {
-        Path tasks = Path.of("/proc", Long.toString(mirror.pid()), "task");
+    private static ProcessHandle awaitTimingLoop(Process measure, Path log) throws Exception {
         for (int i = 0; i < 3000; i++) {
-            try (var threads = Files.list(tasks)) {
-                for (Path task : threads.toList()) {
-                    try {
-                        if (!Files.readString(task.resolve("comm")).strip().equals("fabprobe-mirror")) continue;
-                        String stat = Files.readString(task.resolve("stat"));
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        if (Long.parseLong(f[11]) + Long.parseLong(f[12]) >= 30) return; // utime + stime, 10 ms ticks
-                    } catch (java.io.IOException threadEnded) {
-                        // gone between the listing and the read
-                    }
-                }
-            } catch (java.io.IOException mirrorEnded) {
-                throw new AssertionError("the mirror ended before it measured");
+            if (!measure.isAlive()) fail("measure ended before it measured:\n" + Files.readString(log));
+            for (ProcessHandle child : measure.toHandle().children().toList()) {
+                if (sessionThreadSpun(child)) return child;
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("the mirror did not reach its timing loop within 60 s");
+        throw new AssertionError("no mirror reached its timing loop within 60 s:\n" + Files.readString(log));
+    }
+
+    private static boolean sessionThreadSpun(ProcessHandle process) {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var threads = Files.list(tasks)) {
+            for (Path task : threads.toList()) {
+                try {
+                    if (!Files.readString(task.resolve("comm")).strip().equals("fabprobe-mirror")) continue;
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (Long.parseLong(f[11]) + Long.parseLong(f[12]) >= 30) return true; // utime + stime, 10 ms ticks
+                } catch (java.io.IOException threadEnded) {
+                    // gone between the listing and the read
+                }
+            }
+        } catch (java.io.IOException processEnded) {
+            // gone since measure listed it
+        }
+        return false;
     }
 
     private static List<String> shmRegionsOf(long pid) throws java.io.IOException {
