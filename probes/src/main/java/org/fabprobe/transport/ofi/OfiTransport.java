@@ -66,6 +66,8 @@ public final class OfiTransport implements Transport {
     /** fi_addr of every peer address inserted so far (hex of the address). */
     private final Map<String, Long> peers = new java.util.HashMap<>();
     private final int depth;
+    /** Ring slot of operation i: {@code i & slotMask} (see {@link TransportOptions#ringSlots}). */
+    private final int slotMask;
     private final long timeoutTicks;
     private byte[] address;
 
@@ -74,6 +76,7 @@ public final class OfiTransport implements Transport {
     private OfiTransport(String name, TransportOptions options) {
         this.name = name;
         this.depth = options.depth();
+        this.slotMask = options.ringSlots() - 1;
         this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
     }
 
@@ -305,7 +308,7 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void postRecv(long bytes) {
-        long context = recvContextSlots[(int) recvsPosted & (recvContextSlots.length - 1)];
+        long context = recvContextSlots[(int) recvsPosted & slotMask];
         long rc;
         long deadline = 0;
         while ((rc = FiHotPath.trecv(fn.trecv(), epAddress, recvBufAddress, bytes, recvDescAddress, FI_ADDR_UNSPEC(), TAG, 0, context)) != 0) {
@@ -327,7 +330,7 @@ public final class OfiTransport implements Transport {
             sendsCompleted++;
             return;
         }
-        long context = sendContextSlots[(int) sendsPosted & (sendContextSlots.length - 1)];
+        long context = sendContextSlots[(int) sendsPosted & slotMask];
         while ((rc = FiHotPath.tsend(fn.tsend(), epAddress, sendBufAddress, bytes, sendDescAddress, peer, TAG, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_tsend");
         }
