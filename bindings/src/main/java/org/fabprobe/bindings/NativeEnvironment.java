@@ -52,10 +52,18 @@ public final class NativeEnvironment {
         }
     }
 
-    /** Sets every required variable that is not set yet, in this process's C environment. */
+    /**
+     * Sets every required variable that is not set yet, in this process's C environment. One
+     * present in the start-up environment (the launchers export them; a local mirror inherits
+     * them) is in the C environment too and needs no call: the first downcall handle costs
+     * ~20 ms of FFM set-up, which here ran before the local mirror was spawned and, in the
+     * mirror, before its library started loading.
+     */
     public static synchronized void prepare() {
         if (prepared) return;
-        REQUIRED.forEach((key, value) -> setenv(key, value, false)); // a value the user chose wins
+        REQUIRED.forEach((key, value) -> {
+            if (System.getenv(key) == null) setenv(key, value, false); // a value the user chose wins
+        });
         prepared = true;
     }
 

@@ -166,9 +166,9 @@ final class CollectivesCommand implements Callable<Integer> {
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
         CollectivesDocument document = CollectivesReport.document(context);
-        Output.write(json, ResultJson.write(document));
+        if (json != null) Output.write(json, ResultJson.write(document));
         if (plot != null) Plots.write(document, plot);
-        Output.write(csv, CollectivesReport.csv(context));
+        if (csv != null) Output.write(csv, CollectivesReport.csv(context));
         return ExitCode.OK;
     }
 
