@@ -9,6 +9,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
+import org.fabprobe.bindings.ExecutablePage;
 
 /**
  * A native function timed as a C benchmark times it, {@code t0 = rdtsc(); f(...); t1 = rdtsc()}:

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.IdlePriority;
+import org.fabprobe.bindings.ExecutablePage;
 
 /**
  * The time source of every timing loop: the CPU's time-stamp counter where it is usable,

@@ -2,6 +2,7 @@ package org.fabprobe.transport.ucx;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.fabprobe.bindings.ucx.gen.Ucx.*;
 
@@ -14,6 +15,7 @@ import java.util.TreeSet;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.ucx.Ucp;
+import org.fabprobe.bindings.ucx.UcpCompletion;
 import org.fabprobe.bindings.ucx.UcpHotPath;
 import org.fabprobe.bindings.ucx.UcpResources;
 import org.fabprobe.bindings.ucx.Ucs;
@@ -34,10 +36,12 @@ import org.fabprobe.transport.TransportOptions;
  * ucp_mem_map and passed as memh to every *_nbx call.
  *
  * <p>Requests: a send that completes at once returns NULL (UCS_OK); otherwise the request
- * pointer goes into a ring of at least {@code depth} slots and is polled with
- * ucp_request_check_status, in posting order, after ucp_worker_progress. A completed
- * request is freed only when the next post reuses its slot: that post comes after the
- * pattern's reply is on its way, so ucp_request_free is off the round trip's critical path.
+ * pointer goes into a ring of at least {@code depth} slots and is looked at, in posting order,
+ * after ucp_worker_progress: where {@link UcpCompletion} runs, its callback has written the
+ * request's status into the request's own status word (a memory read, no call); elsewhere
+ * ucp_request_check_status asks. A completed request is freed only when the next post reuses
+ * its slot: that post comes after the pattern's reply is on its way, so ucp_request_free is
+ * off the round trip's critical path.
  */
 public final class UcxTransport implements Transport {
     private static final long TAG = 0xFAB;
@@ -57,6 +61,10 @@ public final class UcxTransport implements Transport {
     /** Raw addresses for the hot path. */
     private long workerAddress, epAddress, sendBufAddress, recvBufAddress, sendParamAddress, recvParamAddress;
     private final long[] sendRequests, recvRequests;
+    /** Whether requests carry {@link UcpCompletion}'s callbacks, which write their status words. */
+    private final boolean callbacks = UcpCompletion.available();
+    /** All of memory: a request's status word is read at the request's own address. */
+    private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
     private boolean postedSinceLastCheck;
     /** Endpoints by the peer's worker address (hex), each created once. */
@@ -113,8 +121,13 @@ public final class UcxTransport implements Transport {
             pinned = UcxSettings.pinned(tls, options.sourceNode());
             pinned.forEach((key, value) -> modify(config, key, value));
             MemorySegment params = arena.allocate(ucp_params.layout());
-            ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES());
+            ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES()
+                    | (callbacks ? UCP_PARAM_FIELD_REQUEST_SIZE() | UCP_PARAM_FIELD_REQUEST_INIT() : 0));
             ucp_params.features(params, UCP_FEATURE_TAG());
+            if (callbacks) { // each request's status word (see UcpCompletion)
+                ucp_params.request_size(params, UcpCompletion.STATUS_BYTES);
+                ucp_params.request_init(params, UcpCompletion.initCallback());
+            }
             byte status = Ucp.init(params, config, out);
             if (status == (byte) UCS_ERR_NO_DEVICE()) {
                 throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "UCX finds no usable device for UCX_TLS="
@@ -144,8 +157,8 @@ public final class UcxTransport implements Transport {
         sendMemh = map(sendBuf);
         recvMemh = map(recvBuf);
 
-        MemorySegment sendParam = requestParam(sendMemh);
-        MemorySegment recvParam = requestParam(recvMemh);
+        MemorySegment sendParam = requestParam(sendMemh, callbacks ? UcpCompletion.sendCallback() : null, false);
+        MemorySegment recvParam = requestParam(recvMemh, callbacks ? UcpCompletion.recvCallback() : null, true);
         workerAddress = worker.address();
         sendBufAddress = sendBuf.address();
         recvBufAddress = recvBuf.address();
@@ -225,10 +238,17 @@ public final class UcxTransport implements Transport {
         return out.get(ADDRESS, 0);
     }
 
-    /** A request param with no callback: completion is polled, never called back into Java. */
-    private MemorySegment requestParam(MemorySegment memh) {
+    /** A request param with {@code callback} (native code, never Java: see {@link UcpCompletion}) or none. */
+    private MemorySegment requestParam(MemorySegment memh, MemorySegment callback, boolean recv) {
         MemorySegment param = arena.allocate(ucp_request_param_t.layout());
-        ucp_request_param_t.op_attr_mask(param, UCP_OP_ATTR_FIELD_MEMH());
+        int fields = UCP_OP_ATTR_FIELD_MEMH();
+        if (callback != null) {
+            fields |= UCP_OP_ATTR_FIELD_CALLBACK();
+            MemorySegment cb = ucp_request_param_t.cb(param);
+            if (recv) ucp_request_param_t.cb.recv(cb, callback);
+            else ucp_request_param_t.cb.send(cb, callback);
+        }
+        ucp_request_param_t.op_attr_mask(param, fields);
         ucp_request_param_t.memh(param, memh);
         return param;
     }
@@ -320,7 +340,7 @@ public final class UcxTransport implements Transport {
     /** Puts operation {@code index}'s request in its slot, freeing the completed one there. */
     private void reuse(long[] ring, long index, long request) {
         int slot = (int) index & slotMask;
-        if (ring[slot] != 0) UcpHotPath.free(ring[slot]); // completed: the pattern keeps <= depth outstanding
+        if (ring[slot] != 0) free(ring[slot]); // completed: the pattern keeps <= depth outstanding
         ring[slot] = request;
     }
 
@@ -339,14 +359,20 @@ public final class UcxTransport implements Transport {
         int slot = (int) index & slotMask;
         long request = ring[slot];
         if (request == 0) return true; // completed in the posting call
-        byte status = UcpHotPath.checkStatus(request);
+        byte status = callbacks ? (byte) MEMORY.get(JAVA_INT, request) : UcpHotPath.checkStatus(request);
         if (status == Ucs.INPROGRESS) return false;
         if (status != Ucs.OK) {
-            UcpHotPath.free(request);
+            free(request);
             ring[slot] = 0;
             throw failed(what, status);
         }
         return true;
+    }
+
+    /** ucp_request_free, the request's status word set back to "in progress" first (see UcpCompletion). */
+    private void free(long request) {
+        if (callbacks) MEMORY.set(JAVA_INT, request, UcpCompletion.IN_PROGRESS);
+        UcpHotPath.free(request);
     }
 
     private TransportException failed(String what, byte status) {
@@ -402,7 +428,7 @@ public final class UcxTransport implements Transport {
             }
         }
         for (int slot = 0; slot < ring.length; slot++) {
-            if (ring[slot] != 0) UcpHotPath.free(ring[slot]);
+            if (ring[slot] != 0) free(ring[slot]);
             ring[slot] = 0;
         }
     }
@@ -417,7 +443,7 @@ public final class UcxTransport implements Transport {
             for (int spin = 0; spin < 1_000_000 && UcpHotPath.checkStatus(request) == Ucs.INPROGRESS; spin++) {
                 UcpHotPath.progress(workerAddress);
             }
-            UcpHotPath.free(request);
+            free(request);
         }
     }
 }

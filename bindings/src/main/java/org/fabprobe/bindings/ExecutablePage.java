@@ -1,4 +1,4 @@
-package org.fabprobe.clock;
+package org.fabprobe.bindings;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -16,16 +16,17 @@ import java.lang.invoke.MethodHandle;
  * library: copied into a fresh anonymous page that is then made read+execute (never writable
  * and executable at once). A page is never unmapped: the handles to it live in static final
  * fields and stay callable until the process exits (if mprotect fails, the 4 KiB stay mapped
- * too, once per process).
+ * too, once per process). Used for the clock's rdtsc and for UCP completion callbacks
+ * ({@link org.fabprobe.bindings.ucx.UcpCompletion}).
  */
-final class ExecutablePage {
+public final class ExecutablePage {
     private static final int PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4, MAP_PRIVATE = 2, MAP_ANONYMOUS = 0x20;
     private static final long LENGTH = 4096; // mmap rounds up to the real page size
 
     private ExecutablePage() {}
 
     /** The page holding {@code code} from its first byte, read+execute. */
-    static MemorySegment map(byte[] code) throws Throwable {
+    public static MemorySegment map(byte[] code) throws Throwable {
         if (code.length > LENGTH) throw new IllegalArgumentException("code longer than a page");
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
