@@ -1,6 +1,8 @@
 /*
  * What scripts/bench's UCX reference programs (bench-ucx-window.c, bench-ucx-pingpong.c) share:
- * a UCP context with the tag feature and UCX_TLS from the environment, one single-threaded
+ * a UCP context with the tag feature and UCX_TLS from the environment, a status word in every
+ * request (as fabprobe's: 4 bytes of request space, UCS_INPROGRESS until a completion callback
+ * stores the status, set back before ucp_request_free), one single-threaded
  * worker, one endpoint to the peer's worker (error mode NONE, as fabprobe's and ucx_perftest's),
  * whose address comes through files in a folder both sides are given, and a forced close.
  * Define PROGRAM (its name, for messages) before including this.
@@ -15,6 +17,13 @@
 static ucp_context_h context;
 static ucp_worker_h worker;
 static ucp_ep_h ep;
+
+/* the request's status word (see fabprobe's UcpCompletion) and the callbacks that write it */
+#define STATUS(request) (*(volatile int *)(request))
+static void init_request(void *request) { STATUS(request) = UCS_INPROGRESS; }
+static void recv_done(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user) { STATUS(request) = status; }
+static void send_done(void *request, ucs_status_t status, void *user) { STATUS(request) = status; }
+static void release_request(void *request) { STATUS(request) = UCS_INPROGRESS; ucp_request_free(request); }
 
 static void die(const char *what, ucs_status_t status) {
     fprintf(stderr, PROGRAM ": %s: %s\n", what, ucs_status_string(status));
@@ -52,7 +61,8 @@ static void exchange(const char *dir, const char *self, const char *peer, ucp_ad
 /* context, worker and the endpoint to the other side ("measure" or "mirror") */
 static void connect_peer(const char *dir, int measure) {
     ucp_config_t *config;
-    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES, .features = UCP_FEATURE_TAG};
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE | UCP_PARAM_FIELD_REQUEST_INIT,
+                           .features = UCP_FEATURE_TAG, .request_size = sizeof(int), .request_init = init_request};
     ucs_status_t status = ucp_config_read(NULL, NULL, &config);
     if (status != UCS_OK) die("ucp_config_read", status);
     if ((status = ucp_init(&params, config, &context)) != UCS_OK) die("ucp_init", status);
@@ -79,7 +89,7 @@ static void disconnect_peer(void) {
                                                               .flags = UCP_EP_CLOSE_FLAG_FORCE});
     if (UCS_PTR_IS_PTR(close)) {
         while (ucp_request_check_status(close) == UCS_INPROGRESS) ucp_worker_progress(worker);
-        ucp_request_free(close);
+        release_request(close);
     }
     ucp_worker_destroy(worker);
     ucp_cleanup(context);

@@ -2,9 +2,9 @@
  * scripts/bench's same-pattern reference for `fabprobe pingpong` over UCX: the calls fabprobe's
  * PingPong and UcxTransport make, in C. Each side keeps its next receive posted while its own
  * message is in flight; a send that completes inside ucp_tag_send_nbx needs no wait; a wait
- * polls ucp_worker_progress and asks ucp_request_check_status of every outstanding request
- * only when progress reported events or a request was posted since the last look (a send that
- * completed while the receive was awaited is seen then); completed requests are freed when their
+ * polls ucp_worker_progress and reads the status word of every outstanding request (written by
+ * its completion callback) only when progress reported events or a request was posted since
+ * the last look (a send that completed while the receive was awaited is seen then); completed requests are freed when their
  * slot is reused, after the next message is on its way. Prints the mean half round trip in ns
  * over the timed round trips (CLOCK_MONOTONIC around them), as fabprobe's JSON `mean` is.
  *
@@ -36,13 +36,13 @@ static void *post_send(void *buffer, size_t size, const ucp_request_param_t *par
 }
 
 /* as UcxTransport.progress: one progress call; when it reported events or something was
-   posted since the last look, the status of every outstanding request */
+   posted since the last look, the status word of every outstanding request */
 static void progress(void) {
     if (ucp_worker_progress(worker) == 0 && !posted_since_check) return;
     posted_since_check = 0;
     for (int kind = RECV; kind <= SEND; kind++) {
         if (pending[kind] == NULL) continue;
-        ucs_status_t status = ucp_request_check_status(pending[kind]);
+        ucs_status_t status = STATUS(pending[kind]);
         if (status == UCS_INPROGRESS) continue;
         if (status != UCS_OK) die(kind == RECV ? "receive" : "send", status);
         pending[kind] = NULL;
@@ -56,7 +56,7 @@ static void wait_for(int kind, void *request) {
 }
 
 static void release(void **slot, void *request) {
-    if (*slot != NULL) ucp_request_free(*slot);
+    if (*slot != NULL) release_request(*slot);
     *slot = request;
 }
 
@@ -81,8 +81,10 @@ int main(int argc, char **argv) {
         if ((status = ucp_mem_map(context, &map, &memh[b])) != UCS_OK) die("ucp_mem_map", status);
     }
     void *send_buffer = buffers[0], *recv_buffer = buffers[1];
-    ucp_request_param_t send_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = memh[0]};
-    ucp_request_param_t recv_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH, .memh = memh[1]};
+    ucp_request_param_t send_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH | UCP_OP_ATTR_FIELD_CALLBACK,
+                                      .memh = memh[0], .cb.send = send_done};
+    ucp_request_param_t recv_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH | UCP_OP_ATTR_FIELD_CALLBACK,
+                                      .memh = memh[1], .cb.recv = recv_done};
 
     int total = warmup + rounds;
     void *recv_slot = NULL, *send_slot = NULL; /* the previous, completed requests */

@@ -13,15 +13,12 @@
 
 #define WARMUP_WINDOWS 3
 
-static void sent(void *request, ucs_status_t status, void *user) {}
-static void received(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user) {}
-
 static void wait_for(void *request, const char *what) {
     if (request == NULL) return;
     if (UCS_PTR_IS_ERR(request)) die(what, UCS_PTR_STATUS(request));
     ucs_status_t status;
-    while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) ucp_worker_progress(worker);
-    ucp_request_free(request);
+    while ((status = STATUS(request)) == UCS_INPROGRESS) ucp_worker_progress(worker); /* its callback writes it */
+    release_request(request);
     if (status != UCS_OK) die(what, status);
 }
 
@@ -43,11 +40,11 @@ int main(int argc, char **argv) {
     void *buffer = attr.address;
 
     ucp_request_param_t send_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_MEMH,
-                                      .cb.send = sent, .memh = memh};
+                                      .cb.send = send_done, .memh = memh};
     ucp_request_param_t recv_param = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_MEMH,
-                                      .cb.recv = received, .memh = memh};
-    ucp_request_param_t ack_send = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK, .cb.send = sent};
-    ucp_request_param_t ack_recv = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK, .cb.recv = received};
+                                      .cb.recv = recv_done, .memh = memh};
+    ucp_request_param_t ack_send = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK, .cb.send = send_done};
+    ucp_request_param_t ack_recv = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK, .cb.recv = recv_done};
     void **requests = calloc(window, sizeof *requests);
     char ack[8];
     const ucp_tag_t data_tag = 1, ack_tag = 2;
