@@ -31,7 +31,18 @@ public final class HostFacts {
         }
     }
 
+    /**
+     * The kernel's host name, as {@code hostname} prints it: read from /proc, not through
+     * InetAddress.getLocalHost, whose name-service lookup took ~30 ms of each JVM's start here
+     * and waits for DNS where the host name is not in /etc/hosts.
+     */
     private static String hostname() {
+        try {
+            String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!name.isEmpty()) return name;
+        } catch (IOException e) {
+            // not Linux: ask the name service
+        }
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
