@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.FaultSignals;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.libfabric.Fi;
 import org.fabprobe.bindings.libfabric.FiHotPath;
@@ -176,7 +177,12 @@ public final class OfiTransport implements Transport {
         check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL), "fi_av_open");
         av = opened(out);
 
-        check(Fi.endpoint(domain, info, out, MemorySegment.NULL), "fi_endpoint");
+        FaultSignals jvmHandlers = FaultSignals.save();
+        try {
+            check(Fi.endpoint(domain, info, out, MemorySegment.NULL), "fi_endpoint");
+        } finally {
+            jvmHandlers.restore(); // the shm provider's own ones unlinked our region on HotSpot's routine faults
+        }
         ep = opened(out);
         check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()), "fi_ep_bind(cq)");
         check(Fi.bind(ep, av, 0), "fi_ep_bind(av)");
