@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
+import org.fabprobe.bindings.FaultSignals;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.mpi.MpiException;
@@ -37,7 +38,14 @@ public final class MpiWorld {
         selection.environment().forEach((k, v) -> NativeEnvironment.setenv(k, v, overwrite));
         mpi = Mpi.load(selection.implementation());
         try {
-            mpi.init();
+            FaultSignals jvmHandlers = FaultSignals.save();
+            try {
+                mpi.init();
+            } finally {
+                // HotSpot's fault handlers back, whatever MPI or a library under it installed
+                // (libfabric's shm provider unlinks its regions on any SIGSEGV: see FaultSignals)
+                jvmHandlers.restore();
+            }
             rank = mpi.rank();
             size = mpi.size();
             facts.put("library", mpi.libraryVersion());
