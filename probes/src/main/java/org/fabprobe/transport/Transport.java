@@ -100,6 +100,15 @@ public interface Transport extends AutoCloseable {
     /** Receives completed since open. */
     long recvsCompleted();
 
+    /**
+     * Whether the kernel releases all this transport holds when the process ends (sockets,
+     * memory), nothing left behind in the file system: then a run stopped by a signal
+     * mid-transfer may leave it unclosed (see launch.Session).
+     */
+    default boolean releasedByExit() {
+        return false;
+    }
+
     /** Releases every native resource; safe to call once, after the last operation. */
     @Override
     void close();

@@ -49,6 +49,8 @@ public final class OfiTransport implements Transport {
             | FI_MR_PROV_KEY() | FI_MR_ENDPOINT();
 
     private final String name;
+    /** Whether the provider works over sockets (everything but shm, whose regions are files in /dev/shm). */
+    private boolean socketBased;
     private final Arena arena = Arena.ofShared();
     /** Native objects to fi_close, most recently opened first. */
     private final Deque<MemorySegment> fids = new ArrayDeque<>();
@@ -116,6 +118,7 @@ public final class OfiTransport implements Transport {
     }
 
     private void open(String provider, TransportOptions options) {
+        socketBased = socketBased(provider);
         MemorySegment hints = Fi.allocinfo();
         try {
             fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV());
@@ -268,6 +271,11 @@ public final class OfiTransport implements Transport {
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public boolean releasedByExit() {
+        return socketBased;
     }
 
     @Override
