@@ -26,7 +26,7 @@ class UcpCompletionTest {
     @Test
     void receiveCallbackStoresTheStatusInTheRequest() throws Throwable {
         assumeTrue(UcpCompletion.available());
-        MethodHandle recv = LINKER.downcallHandle(UcpCompletion.recvCallback(),
+        MethodHandle recv = LINKER.downcallHandle(UcpCompletion.completionCallback(),
                 FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = filled(arena);
@@ -44,7 +44,7 @@ class UcpCompletionTest {
     @Test
     void sendCallbackStoresTheStatusInTheRequest() throws Throwable {
         assumeTrue(UcpCompletion.available());
-        MethodHandle send = LINKER.downcallHandle(UcpCompletion.sendCallback(), FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS));
+        MethodHandle send = LINKER.downcallHandle(UcpCompletion.completionCallback(), FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = filled(arena);
             MemorySegment request = block.asSlice(8);

@@ -157,8 +157,8 @@ public final class UcxTransport implements Transport {
         sendMemh = map(sendBuf);
         recvMemh = map(recvBuf);
 
-        MemorySegment sendParam = requestParam(sendMemh, callbacks ? UcpCompletion.sendCallback() : null, false);
-        MemorySegment recvParam = requestParam(recvMemh, callbacks ? UcpCompletion.recvCallback() : null, true);
+        MemorySegment sendParam = requestParam(sendMemh, false);
+        MemorySegment recvParam = requestParam(recvMemh, true);
         workerAddress = worker.address();
         sendBufAddress = sendBuf.address();
         recvBufAddress = recvBuf.address();
@@ -238,15 +238,15 @@ public final class UcxTransport implements Transport {
         return out.get(ADDRESS, 0);
     }
 
-    /** A request param with {@code callback} (native code, never Java: see {@link UcpCompletion}) or none. */
-    private MemorySegment requestParam(MemorySegment memh, MemorySegment callback, boolean recv) {
+    /** A request param, with {@link UcpCompletion}'s callback (native code, never Java) where it runs. */
+    private MemorySegment requestParam(MemorySegment memh, boolean recv) {
         MemorySegment param = arena.allocate(ucp_request_param_t.layout());
         int fields = UCP_OP_ATTR_FIELD_MEMH();
-        if (callback != null) {
+        if (callbacks) {
             fields |= UCP_OP_ATTR_FIELD_CALLBACK();
             MemorySegment cb = ucp_request_param_t.cb(param);
-            if (recv) ucp_request_param_t.cb.recv(cb, callback);
-            else ucp_request_param_t.cb.send(cb, callback);
+            if (recv) ucp_request_param_t.cb.recv(cb, UcpCompletion.completionCallback());
+            else ucp_request_param_t.cb.send(cb, UcpCompletion.completionCallback());
         }
         ucp_request_param_t.op_attr_mask(param, fields);
         ucp_request_param_t.memh(param, memh);
