@@ -36,7 +36,7 @@ import org.fabprobe.transport.mpi.ControlPlane;
  * disturbed and measured again, alone, after the rounds ({@code retries} passes). The two ranks of
  * a pair agree on sizes and counts from the schedule they both know, so no control message
  * passes between them. The JIT warms up once per process: the first pair each rank meets runs
- * {@code jitRounds} untimed round trips more (in calls of two, so HotSpot compiles the loop by
+ * {@code jitRounds} untimed round trips more (in calls of three, so HotSpot compiles the loop by
  * call count), and both ranks of a pair know from the schedule when that is.
  *
  * <p>With {@code loggpSizes} each pair also runs Kielmann's pLogP method ({@link PLogPMethod})
@@ -341,10 +341,10 @@ public final class MatrixMethod {
         Await await = new Await(settings.timeoutNs(), "rank " + partner);
         long start = Clock.now();
         if (jitAllowed && (round == RoundRobin.firstRound(n, rank) || round == RoundRobin.firstRound(n, partner))) {
-            for (int done = 0; done < settings.jitRounds(); done += JIT_CHUNK) {
-                int chunk = Math.min(JIT_CHUNK, settings.jitRounds() - done);
-                if (measure) PingPong.measureRounds(transport, await, settings.latencyBytes(), chunk, jitTicks, calls);
-                else PingPong.mirrorRounds(transport, await, settings.latencyBytes(), chunk, calls);
+            // round trips in calls of JIT_CHUNK timed rounds and the closing one, as PingPong's warm-up
+            for (int done = 0; done < settings.jitRounds(); done += JIT_CHUNK + 1) {
+                if (measure) PingPong.measureRounds(transport, await, settings.latencyBytes(), JIT_CHUNK, jitTicks, calls);
+                else PingPong.mirrorRounds(transport, await, settings.latencyBytes(), JIT_CHUNK, calls);
             }
         }
         long missedBefore = Disturbances.of(transport);

@@ -11,8 +11,12 @@ import org.fabprobe.transport.Transport;
  *
  * <p>Both halves are in this class and read the same schedule, so they cannot disagree.
  * Each side pre-posts the next receive while its own message is in flight, keeping
- * fi_trecv/ucp_tag_recv off the critical path; the timed interval is one full round trip
- * from one reply's arrival to the next, as fi_pingpong and osu_latency time it.
+ * fi_trecv/ucp_tag_recv off the critical path. A timed interval is one full round trip, from
+ * the moment one message has been sent to the moment the next one has: the clock is read
+ * after the next send is on its way, not between a reply's arrival and that send, where its
+ * ~10 ns (rdtsc) would lengthen every round trip (fi_pingpong and osu_latency read it only
+ * around the whole loop). So n timed intervals take n + 1 round trips: both halves make one
+ * round trip more than asked, whose reply closes the last interval.
  *
  * <p>With {@link Calls#BLOCKING} (transports with blocking calls: MPI) each side instead makes
  * one blocking send and one blocking receive per round trip, MPI_Send then MPI_Recv, as
@@ -35,14 +39,15 @@ public final class PingPong {
     /** Rounds in one extra warm-up batch at most (see {@link JitWarmup}). */
     private static final long JIT_BATCH_LIMIT = 200_000;
     /**
-     * The JIT warm-up runs in calls of this many round trips: HotSpot compiles a method by
-     * its call count (C2 after ~5000 calls, counted in steps of 1024) but a single long loop
-     * only by on-stack replacement after 60 000 iterations, so one long call left the timing
-     * loop interpreted for the whole sweep. Two rounds per call take every branch of the loop
-     * and reach C2 within ~10 000 rounds, well inside the warm-up; longer chunks left it to
-     * chance whether C2 compiled the loop (a ~10 ms stall) during the timed rounds.
+     * The JIT warm-up runs in calls of this many rounds (plus the closing round trip): HotSpot
+     * compiles a method by its call count (C2 after ~5000 calls, counted in steps of 1024) but
+     * a single long loop only by on-stack replacement after 60 000 iterations, so one long call
+     * left the timing loop interpreted for the whole sweep. Two rounds per call take every
+     * branch of the loop and reach C2 within ~15 000 round trips, well inside the warm-up;
+     * longer chunks left it to chance whether C2 compiled the loop (a ~10 ms stall) during the
+     * timed rounds.
      */
-    private static final int JIT_CHUNK = 2;
+    static final int JIT_CHUNK = 2;
     /** 0 B round trips per sentinel, and untimed ones before them. */
     static final int SENTINEL_ROUNDS = 200, SENTINEL_WARMUP = 20;
 
@@ -127,8 +132,8 @@ public final class PingPong {
         double roundTripNs = Math.max(Clock.toNs(probe[0]), 1);
         long jitRounds = Math.max(PROBE_ROUNDS, Math.min(JIT_WARMUP, (long) (JIT_WARMUP_BUDGET_NS / roundTripNs)));
         long[] chunkTicks = new long[JIT_CHUNK / 2]; // kept and unkept rounds, as in the sweep
-        JitWarmup.measureSide(control, jitRounds, JIT_BATCH_LIMIT, rounds -> {
-            for (long done = 0; done < rounds; done += JIT_CHUNK) measureSize(t, await, 0, jitChunk(rounds, done), chunkTicks);
+        JitWarmup.measureSide(control, jitRounds, JIT_BATCH_LIMIT, roundTrips -> {
+            for (long done = 0; done < roundTrips; done += JIT_CHUNK + 1) measureSize(t, await, 0, JIT_CHUNK, chunkTicks);
         });
         double[][] halfRttNs = new double[sizes.length][];
         double[] wallMs = new double[sizes.length];
@@ -160,8 +165,8 @@ public final class PingPong {
     /** Mirror half: echoes every message of the same schedule. */
     public void mirror(Transport t, Await await, Control control) {
         mirrorSize(t, await, 0, PROBE_ROUNDS);
-        JitWarmup.mirrorSide(control, rounds -> {
-            for (long done = 0; done < rounds; done += JIT_CHUNK) mirrorSize(t, await, 0, jitChunk(rounds, done));
+        JitWarmup.mirrorSide(control, roundTrips -> {
+            for (long done = 0; done < roundTrips; done += JIT_CHUNK + 1) mirrorSize(t, await, 0, JIT_CHUNK);
         });
         mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
         for (long size : sizes) {
@@ -171,26 +176,22 @@ public final class PingPong {
     }
 
     /**
-     * Measure half of {@code rounds} round trips of {@code size} bytes, with no control
-     * messages (matrix: both ranks of a pair read the sizes and counts from the schedule they
-     * share). The last {@code ticks.length} intervals are kept, in TSC ticks.
+     * Measure half of {@code rounds} timed round trips (and the closing one) of {@code size}
+     * bytes, with no control messages (matrix: both ranks of a pair read the sizes and counts
+     * from the schedule they share). The last {@code ticks.length} intervals are kept, in TSC ticks.
      */
     public static void measureRounds(Transport t, Await await, long size, int rounds, long[] ticks, Calls calls) {
         if (calls == Calls.BLOCKING) measureSizeBlocking(t, await, size, rounds, ticks);
         else measureSizePolled(t, await, size, rounds, ticks);
     }
 
-    /** Mirror half of {@link #measureRounds}: echoes {@code rounds} messages of {@code size} bytes. */
+    /** Mirror half of {@link #measureRounds}: echoes {@code rounds + 1} messages of {@code size} bytes. */
     public static void mirrorRounds(Transport t, Await await, long size, int rounds, Calls calls) {
         if (calls == Calls.BLOCKING) mirrorSizeBlocking(t, await, size, rounds);
         else mirrorSizePolled(t, await, size, rounds);
     }
 
-    private static int jitChunk(long jitRounds, long done) {
-        return (int) Math.min(JIT_CHUNK, jitRounds - done);
-    }
-
-    /** Times {@code rounds} round trips; the last {@code ticks.length} intervals are kept. */
+    /** Times {@code rounds} round trips (making one more); the last {@code ticks.length} intervals are kept. */
     private void measureSize(Transport t, Await await, long size, int rounds, long[] ticks) {
         if (calls == Calls.BLOCKING) measureSizeBlocking(t, await, size, rounds, ticks);
         else measureSizePolled(t, await, size, rounds, ticks);
@@ -201,49 +202,55 @@ public final class PingPong {
         else mirrorSizePolled(t, await, size, rounds);
     }
 
+    /** Interval i: from message i's send to message i + 1's (rounds + 1 messages). */
     private static void measureSizePolled(Transport t, Await await, long size, int rounds, long[] ticks) {
         int firstKept = rounds - ticks.length;
         long recvs = t.recvsCompleted();
         long sends = t.sendsCompleted();
         t.postRecv(size);
+        t.postSend(size);
         long previous = Clock.now();
         for (int i = 0; i < rounds; i++) {
-            t.postSend(size);
-            if (i + 1 < rounds) t.postRecv(size);
+            t.postRecv(size);
             await.recvs(t, ++recvs);
+            await.sends(t, ++sends);
+            t.postSend(size);
             long now = Clock.now();
             if (i >= firstKept) ticks[i - firstKept] = now - previous;
             previous = now;
-            await.sends(t, ++sends);
         }
+        await.recvs(t, ++recvs); // the closing round trip's reply
+        await.sends(t, ++sends);
     }
 
     private static void mirrorSizePolled(Transport t, Await await, long size, int rounds) {
         long recvs = t.recvsCompleted();
         long sends = t.sendsCompleted();
         t.postRecv(size);
-        for (int i = 0; i < rounds; i++) {
+        for (int i = 0; i <= rounds; i++) {
             await.recvs(t, ++recvs);
             t.postSend(size);
-            if (i + 1 < rounds) t.postRecv(size);
+            if (i < rounds) t.postRecv(size);
             await.sends(t, ++sends);
         }
     }
 
     private static void measureSizeBlocking(Transport t, Await await, long size, int rounds, long[] ticks) {
         int firstKept = rounds - ticks.length;
+        t.send(size);
         long previous = Clock.now();
         for (int i = 0; i < rounds; i++) {
-            t.send(size);
             await.blockingRecv(t, size);
+            t.send(size);
             long now = Clock.now();
             if (i >= firstKept) ticks[i - firstKept] = now - previous;
             previous = now;
         }
+        await.blockingRecv(t, size); // the closing round trip's reply
     }
 
     private static void mirrorSizeBlocking(Transport t, Await await, long size, int rounds) {
-        for (int i = 0; i < rounds; i++) {
+        for (int i = 0; i <= rounds; i++) {
             await.blockingRecv(t, size);
             t.send(size);
         }
