@@ -47,7 +47,7 @@ public final class PingPong {
      * longer chunks left it to chance whether C2 compiled the loop (a ~10 ms stall) during the
      * timed rounds.
      */
-    static final int JIT_CHUNK = 2;
+    private static final int JIT_CHUNK = 2;
     /** 0 B round trips per sentinel, and untimed ones before them. */
     static final int SENTINEL_ROUNDS = 200, SENTINEL_WARMUP = 20;
 
