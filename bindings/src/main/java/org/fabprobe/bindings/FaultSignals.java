@@ -46,6 +46,16 @@ public final class FaultSignals {
         return new FaultSignals(segv, bus);
     }
 
+    /** Runs {@code call} and puts HotSpot's handlers back after it, whatever it installed. */
+    public static void keptAcross(Runnable call) {
+        FaultSignals saved = save();
+        try {
+            call.run();
+        } finally {
+            saved.restore();
+        }
+    }
+
     /** Puts the saved dispositions back, whatever a library installed since. */
     public void restore() {
         sigaction(SIGSEGV, segv, MemorySegment.NULL);

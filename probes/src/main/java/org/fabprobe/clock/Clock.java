@@ -241,10 +241,10 @@ public final class Clock {
      * more, such that at least {@link #MIN_QUANTUM_SHARE} of the reads lie on one grid of q
      * ticks, or at most q/8 ticks above it. A VM whose TSC advances 26 ticks at a time keeps
      * its reads strictly increasing: a read within the same 10 ns reads one tick more than the
-     * last, so steps of 1 and 25 ticks break the run of 26s. How many depends on how fast the reads come (a
-     * tenth of the steps in C, a third in compiled Java), and a rule over the steps flipped
-     * between 10 ns and "0.39 ns", a precision that the medians, all multiples of 10 ns, never
-     * had. A counter that advances every tick gives 1.
+     * last, so steps of 1 and 25 ticks break the run of 26s. How many depends on how fast the
+     * reads come (a tenth of the steps in C, a third in compiled Java), and a rule over the
+     * steps flipped between 10 ns and "0.39 ns", a precision that the medians, all multiples of
+     * 10 ns, never had. A counter that advances every tick gives 1.
      */
     static long quantum(long[] reads) {
         long[] steps = new long[reads.length - 1];

@@ -38,14 +38,9 @@ public final class MpiWorld {
         selection.environment().forEach((k, v) -> NativeEnvironment.setenv(k, v, overwrite));
         mpi = Mpi.load(selection.implementation());
         try {
-            FaultSignals jvmHandlers = FaultSignals.save();
-            try {
-                mpi.init();
-            } finally {
-                // HotSpot's fault handlers back, whatever MPI or a library under it installed
-                // (libfabric's shm provider unlinks its regions on any SIGSEGV: see FaultSignals)
-                jvmHandlers.restore();
-            }
+            // HotSpot's fault handlers back, whatever MPI or a library under it installed
+            // (libfabric's shm provider unlinks its regions on any SIGSEGV: see FaultSignals)
+            FaultSignals.keptAcross(mpi::init);
             rank = mpi.rank();
             size = mpi.size();
             facts.put("library", mpi.libraryVersion());

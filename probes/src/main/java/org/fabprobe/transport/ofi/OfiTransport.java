@@ -132,7 +132,7 @@ public final class OfiTransport implements Transport {
                     ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
                     Libc.strdup(provider));
 
-            String node = socketBased(provider) ? options.sourceNode() : "";
+            String node = socketBased ? options.sourceNode() : "";
             MemorySegment infoOut = arena.allocate(ADDRESS);
             int rc = fi_getinfo(Fi.requestedVersion(), node.isEmpty() ? MemorySegment.NULL : arena.allocateFrom(node),
                     MemorySegment.NULL, node.isEmpty() ? 0 : FI_SOURCE(), hints, infoOut);
@@ -180,16 +180,12 @@ public final class OfiTransport implements Transport {
         check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL), "fi_av_open");
         av = opened(out);
 
-        FaultSignals jvmHandlers = FaultSignals.save();
-        try {
-            check(Fi.endpoint(domain, info, out, MemorySegment.NULL), "fi_endpoint");
-        } finally {
-            jvmHandlers.restore(); // the shm provider's own ones unlinked our region on HotSpot's routine faults
-        }
+        // the shm provider's own handlers unlinked our region on HotSpot's routine faults
+        FaultSignals.keptAcross(() -> check(Fi.endpoint(domain, info, out, MemorySegment.NULL), "fi_endpoint"));
         ep = opened(out);
         check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()), "fi_ep_bind(cq)");
         check(Fi.bind(ep, av, 0), "fi_ep_bind(av)");
-        if (!socketBased(provider)) {
+        if (!socketBased) {
             // the shm provider names its region in /dev/shm after the endpoint: a name with our
             // pid lets a later run remove what a killed one left (launch.Leftovers)
             MemorySegment shmName = arena.allocateFrom(ShmNames.next());
