@@ -40,6 +40,15 @@ public final class CompilerThreads {
         return () -> tids.forEach(IdlePriority::restore);
     }
 
+    /**
+     * As {@link #lower}, but only where the threads can go back to normal priority afterwards
+     * ({@link IdlePriority#restorable}): for a phase of the start, which must not leave the rest
+     * of an ordinary user's run compiling at idle priority.
+     */
+    public static Lowered lowerIfRestorable() {
+        return IdlePriority.restorable() ? lower() : () -> { };
+    }
+
     private static List<Integer> compilerThreads() {
         List<Integer> tids = new ArrayList<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {

@@ -43,7 +43,8 @@ public final class Transports {
      * a later {@link #open} finds it done: the one-time cost (libfabric's provider scan, UCX's
      * module loading) then overlaps with the other process's start.
      *
-     * <p>This JVM's compiler threads run at idle priority meanwhile ({@link CompilerThreads}):
+     * <p>This JVM's compiler threads run at idle priority meanwhile, where they can be restored
+     * afterwards ({@link CompilerThreads#lowerIfRestorable}):
      * the initialization is the start's critical path (libfabric's provider scan reads
      * /proc/kallsyms twice, ~70 ms of CPU), and on 2 CPUs both processes' JITs, compiling
      * start-up code, took most of the CPU time it needed. ofi:shm, 12 alternating pairs:
@@ -60,7 +61,7 @@ public final class Transports {
         };
         if (init == null || detail.isEmpty()) return;
         INITIALIZING.computeIfAbsent(family, f -> Thread.ofPlatform().daemon().name("fabprobe-library-init").start(() -> {
-            try (CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
+            try (CompilerThreads.Lowered lowered = CompilerThreads.lowerIfRestorable()) {
                 init.run();
             } catch (RuntimeException | Error e) {
                 INITIALIZATION_FAILED.put(f, e);
