@@ -47,8 +47,8 @@ public final class Transports {
      * afterwards ({@link CompilerThreads#lowerIfRestorable}):
      * the initialization is the start's critical path (libfabric's provider scan reads
      * /proc/kallsyms twice, ~70 ms of CPU), and on 2 CPUs both processes' JITs, compiling
-     * start-up code, took most of the CPU time it needed. ofi:shm, 12 alternating pairs:
-     * {@code pingpong -s 8} 0.930 against 0.984 s median.
+     * start-up code, took most of the CPU time it needed. ofi:shm, alternating pairs:
+     * {@code pingpong -s 8} 0.886 against 0.906 s median (20), {@code plogp} unchanged (14).
      */
     public static void initializeInBackground(String name) {
         int colon = name.indexOf(':');
