@@ -3,6 +3,7 @@ package org.fabprobe;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -41,7 +42,7 @@ public final class IdlePriority {
     public static boolean restorable() {
         try {
             return restorable(Files.readString(Path.of("/proc/self/status")), Files.readString(Path.of("/proc/self/limits")));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }
