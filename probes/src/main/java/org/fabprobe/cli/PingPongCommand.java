@@ -82,7 +82,8 @@ final class PingPongCommand implements Callable<Integer> {
         settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
         RunFacts run = session.runFacts("pingpong", transportFacts, settings, startedAt);
         PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds,
-                PingPongReport.driftFlag(sizeList, samples.sentinelNs(), Clock.facts().resolutionNs()));
+                PingPongReport.driftFlag(sizeList, samples.sentinelNs(), Clock.facts().resolutionNs()),
+                PingPongReport.disturbedFlag(sizeList, samples.disturbed(), samples.cpuWaitMs()));
 
         session.emit(PingPongReport.table(result), PingPongReport.document(result), PingPongReport.csv(result));
         return 0;

@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
-import org.fabprobe.IdlePriority;
+import org.fabprobe.runtime.IdlePriority;
 import org.fabprobe.bindings.ExecutablePage;
 
 /**

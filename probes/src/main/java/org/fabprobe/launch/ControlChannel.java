@@ -34,6 +34,9 @@ public final class ControlChannel implements AutoCloseable {
     private volatile long timeoutMs;
     private volatile int maxFrame = MAX_HANDSHAKE_FRAME;
     private volatile String phase = "the set-up";
+    /** System.nanoTime() by which the handshake must end, while {@link #handshakeBounded}. */
+    private volatile long phaseDeadline;
+    private volatile boolean handshakeBounded;
 
     ControlChannel(SocketChannel channel, String peer, long timeoutMs) throws IOException {
         this.channel = channel;
@@ -53,9 +56,19 @@ public final class ControlChannel implements AutoCloseable {
         this.timeoutMs = ms;
     }
 
-    /** After authentication: frames may be larger. */
+    /** After authentication: frames may be larger, and the handshake's deadline is over. */
     void authenticated() {
         this.maxFrame = MAX_FRAME;
+        this.handshakeBounded = false;
+    }
+
+    /**
+     * One deadline on everything until {@link #authenticated}: a client that trickles a byte now
+     * and then must not stretch the handshake by the per-read timeout at each byte.
+     */
+    void handshakeWithin(long ms) {
+        this.phaseDeadline = System.nanoTime() + ms * 1_000_000L;
+        this.handshakeBounded = true;
     }
 
     /** What the session is doing, for the message when the peer goes away. */
@@ -71,11 +84,11 @@ public final class ControlChannel implements AutoCloseable {
         if (payload.length + 1 > MAX_FRAME) throw new IllegalStateException("frame too large: " + payload.length);
         ByteBuffer frame = ByteBuffer.allocate(5 + payload.length);
         frame.putInt(payload.length + 1).put((byte) kind.ordinal()).put(payload).flip();
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long deadline = deadline();
         try {
             while (frame.hasRemaining()) {
                 if (channel.write(frame) == 0) {
-                    if (System.nanoTime() > deadline) {
+                    if (System.nanoTime() - deadline > 0) {
                         throw new FabprobeException(ExitCode.PEER_TIMEOUT, peer + " stopped reading the control channel");
                     }
                     Thread.onSpinWait();
@@ -125,9 +138,14 @@ public final class ControlChannel implements AutoCloseable {
      * reads and discards whatever the peer sent last (NIO cannot peek), waiting at most 200 ms.
      */
     public boolean peerClosed() {
+        return peerClosedWithin(200);
+    }
+
+    /** As {@link #peerClosed}, waiting at most {@code ms}. */
+    boolean peerClosedWithin(long ms) {
         try {
             ByteBuffer sink = ByteBuffer.allocate(4096);
-            long deadline = System.nanoTime() + 200_000_000L;
+            long deadline = System.nanoTime() + ms * 1_000_000L;
             while (System.nanoTime() < deadline) {
                 int n = channel.read(sink.clear());
                 if (n < 0) return true;
@@ -147,14 +165,23 @@ public final class ControlChannel implements AutoCloseable {
         return new FabprobeException(ExitCode.PEER_TIMEOUT, peer + " went away during " + phase);
     }
 
+    /** The per-operation timeout from now, or the phase's deadline if that comes first. */
+    private long deadline() {
+        long perOperation = System.nanoTime() + timeoutMs * 1_000_000L;
+        return handshakeBounded && phaseDeadline - perOperation < 0 ? phaseDeadline : perOperation;
+    }
+
     private void read(ByteBuffer into) {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long deadline = deadline();
         try {
             while (into.hasRemaining()) {
                 int n = channel.read(into);
                 if (n < 0) throw gone();
                 if (n > 0) continue;
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0 && handshakeBounded && deadline == phaseDeadline) {
+                    throw new FabprobeException(ExitCode.PEER_TIMEOUT, peer + " did not finish the handshake in time");
+                }
                 if (left <= 0) {
                     throw new FabprobeException(ExitCode.PEER_TIMEOUT, "no answer from " + peer + " on the control channel for "
                             + timeoutMs + " ms during " + phase + " (see --timeout)");

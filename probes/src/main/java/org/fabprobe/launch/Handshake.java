@@ -23,7 +23,7 @@ import org.fabprobe.launch.ControlChannel.Payload;
 final class Handshake {
     static final String MAGIC = "fabprobe";
     /** Bumped whenever a frame's layout changes: peers of different versions refuse each other. */
-    static final int VERSION = 4; // 2: probe batches end with the mirror's JIT time; 3: ping-pong sentinels; 4: batches and JIT batches end with the mirror's blocked-in-loop count
+    static final int VERSION = 5; // 2: probe batches end with the mirror's JIT time; 3: ping-pong sentinels; 4: batches and JIT batches end with the mirror's blocked-in-loop count; 5: ping-pong ends with the mirror's per-size disturbances
     private static final int NONCE_BYTES = 32;
     private static final int HMAC = 1, NONE = 0;
     private static final byte[] MEASURE = "measure".getBytes(StandardCharsets.US_ASCII);

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.fabprobe.runtime.ThisJvm;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

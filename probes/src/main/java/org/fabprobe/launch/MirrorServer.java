@@ -11,6 +11,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.fabprobe.ExitCode;
@@ -20,10 +22,14 @@ import org.fabprobe.clock.Clock;
 /**
  * {@code fabprobe mirror --listen [ADDR:]PORT}: serves measure processes one session after
  * another, as fi_pingpong's and ucx_perftest's servers do, until stopped (or after one with
- * {@code --once}). Each client must pass the {@link Handshake} first; one that fails it,
- * speaks another version, sends garbage or oversized frames or stalls is answered in one
- * line where possible, disconnected within {@link #HANDSHAKE_MS}, logged, and the next
- * client is served. A client arriving during a session is told the mirror is busy.
+ * {@code --once}). Each client must pass the {@link Handshake} first, in a thread of its own
+ * and within {@link #HANDSHAKE_MS} for the whole handshake; one that fails it, speaks another
+ * version, sends garbage or oversized frames or stalls is answered in one line where possible,
+ * disconnected, and logged. Only an authenticated client makes the mirror busy: one that
+ * authenticates during a session is told the mirror is busy, and clients that never
+ * authenticate cannot keep a legitimate one out. At most {@link #PENDING_PER_ADDRESS}
+ * handshakes per client address (and {@link #PENDING_MAX} in all) run at once; more are
+ * closed at once.
  */
 public final class MirrorServer {
     /**
@@ -43,8 +49,10 @@ public final class MirrorServer {
         Clock.initializeInBackground();
     }
 
-    /** How long a client may take to authenticate and say what to run. */
+    /** How long a client may take for the whole handshake, and then for each step of the session's set-up. */
     static final long HANDSHAKE_MS = 5_000;
+    /** Unauthenticated connections at once from one address, and from all. */
+    static final int PENDING_PER_ADDRESS = 4, PENDING_MAX = 64;
 
     /**
      * @param listen        [ADDR:]PORT; without ADDR all interfaces with a secret, else loopback
@@ -62,6 +70,9 @@ public final class MirrorServer {
     private final Config config;
     private final PrintStream log;
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** Handshakes in progress per client address. */
+    private final Map<InetAddress, Integer> pending = new HashMap<>();
+    private int pendingTotal;
 
     private MirrorServer(Config config, PrintStream log) {
         this.config = config;
@@ -120,17 +131,25 @@ public final class MirrorServer {
                 if (config.endsWithParent() && !busy.get() && !parent.isAlive()) return ExitCode.PEER_TIMEOUT;
                 SocketChannel client = server.accept();
                 if (client == null) continue;
-                if (!busy.compareAndSet(false, true)) {
-                    refuseBusy(client);
+                InetAddress from = remoteAddress(client);
+                if (!admit(from)) {
+                    log(remote(client) + ": refused: too many unauthenticated connections at once");
+                    closeQuietly(client);
                     continue;
                 }
-                Thread.ofPlatform().name("fabprobe-mirror-session").start(() -> {
+                AtomicBoolean released = new AtomicBoolean();
+                Runnable handshakeOver = () -> {
+                    if (released.compareAndSet(false, true)) release(from);
+                };
+                Thread.ofPlatform().daemon().name("fabprobe-mirror-client").start(() -> {
                     try {
-                        Outcome o = session(client);
-                        if (config.once() && o.authenticated()) onceResult.set(o.exitCode());
+                        Outcome o = client(client, handshakeOver, selector);
+                        if (config.once() && o.served()) {
+                            onceResult.compareAndSet(-1, o.exitCode());
+                            selector.wakeup();
+                        }
                     } finally {
-                        busy.set(false);
-                        selector.wakeup();
+                        handshakeOver.run();
                     }
                 });
             }
@@ -140,9 +159,27 @@ public final class MirrorServer {
         }
     }
 
-    private record Outcome(boolean authenticated, int exitCode) {}
+    private record Outcome(boolean authenticated, boolean served, int exitCode) {}
 
-    private Outcome session(SocketChannel client) {
+    /** Counts a handshake from {@code from} in, if that address and the mirror have room for it. */
+    private synchronized boolean admit(InetAddress from) {
+        int mine = pending.getOrDefault(from, 0);
+        if (mine >= PENDING_PER_ADDRESS || pendingTotal >= PENDING_MAX) return false;
+        pending.put(from, mine + 1);
+        pendingTotal++;
+        return true;
+    }
+
+    /** A handshake from {@code from} is over. */
+    private synchronized void release(InetAddress from) {
+        int left = pending.getOrDefault(from, 0) - 1;
+        if (left > 0) pending.put(from, left);
+        else pending.remove(from);
+        pendingTotal--;
+    }
+
+    /** One client: the handshake under one deadline, then a session if the mirror is free. */
+    private Outcome client(SocketChannel client, Runnable handshakeOver, Selector selector) {
         String who = remote(client);
         ControlChannel channel;
         try {
@@ -150,46 +187,78 @@ public final class MirrorServer {
             channel = new ControlChannel(client, "the measure process at " + who, HANDSHAKE_MS);
         } catch (IOException e) {
             log(who + ": " + e.getMessage());
-            return new Outcome(false, ExitCode.PEER_TIMEOUT);
+            closeQuietly(client);
+            return new Outcome(false, false, ExitCode.PEER_TIMEOUT);
         }
-        boolean authenticated = false;
         try (channel; Shutdown.Guard guard = Shutdown.guard(() -> {})) {
-            TcpRendezvous rv = TcpRendezvous.accept(channel, config.secret());
-            authenticated = true;
-            log(who + ": authenticated; session starts");
+            TcpRendezvous rv;
+            try {
+                channel.handshakeWithin(HANDSHAKE_MS);
+                rv = TcpRendezvous.accept(channel, config.secret());
+            } catch (FabprobeException e) {
+                if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) logAlways(who + ": not served: " + e.getMessage());
+                return new Outcome(false, false, e.exitCode());
+            } catch (RuntimeException e) {
+                log(who + ": not served: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                return new Outcome(false, false, ExitCode.PEER_REFUSED);
+            } finally {
+                handshakeOver.run();
+            }
+            if (!busy.compareAndSet(false, true)) {
+                channel.sendError("the mirror is busy with another session; try again when it is done", ExitCode.PEER_REFUSED);
+                // closing now would reset the connection under the client's next write and lose the line
+                channel.peerClosedWithin(HANDSHAKE_MS);
+                log(who + ": refused: busy with another session");
+                return new Outcome(true, false, ExitCode.PEER_REFUSED);
+            }
+            try {
+                return session(rv, who);
+            } finally {
+                busy.set(false);
+                selector.wakeup();
+            }
+        }
+    }
+
+    private Outcome session(TcpRendezvous rv, String who) {
+        try {
+            log(who + ": " + (config.secret() == null ? "connected (no secret)" : "authenticated") + "; session starts");
             long start = System.nanoTime();
             SessionSpec spec = Session.serveMirror(rv, config.sourceAddress(), () -> {});
             log(who + " (" + rv.peerHost().getOrDefault("hostname", "?") + "): " + patternName(spec) + " on "
                     + spec.transport() + " done in " + Math.round((System.nanoTime() - start) / 1e6) + " ms");
-            return new Outcome(true, ExitCode.OK);
+            return new Outcome(true, true, ExitCode.OK);
         } catch (FabprobeException e) {
             // a local child's measure reports its own failures, but not its own death
-            if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) {
-                logAlways(who + ": " + (authenticated ? "" : "not served: ") + e.getMessage());
-            }
-            return new Outcome(authenticated, e.exitCode());
+            if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) logAlways(who + ": " + e.getMessage());
+            return new Outcome(true, true, e.exitCode());
         } catch (RuntimeException e) {
             log(who + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            return new Outcome(authenticated, ExitCode.TRANSPORT_ERROR);
+            return new Outcome(true, true, ExitCode.TRANSPORT_ERROR);
         } catch (LinkageError e) { // a native library that does not load (the measure side says so too): one line
             Throwable root = e;
             while (root.getCause() != null) root = root.getCause();
             log(who + ": native library missing: " + root.getMessage());
-            return new Outcome(authenticated, ExitCode.MISSING_DEPENDENCY);
+            return new Outcome(true, true, ExitCode.MISSING_DEPENDENCY);
         } finally {
             Leftovers.removeDead();
         }
     }
 
-    /** One line to a client that arrives during a session, then the door. */
-    private void refuseBusy(SocketChannel client) {
-        String who = remote(client);
-        try (ControlChannel channel = new ControlChannel(client, "the client at " + who, 1_000)) {
-            channel.sendError("the mirror is busy with another session; try again when it is done", ExitCode.PEER_REFUSED);
+    private static InetAddress remoteAddress(SocketChannel client) {
+        try {
+            return ((InetSocketAddress) client.getRemoteAddress()).getAddress();
         } catch (IOException | RuntimeException e) {
-            // it left already
+            return InetAddress.getLoopbackAddress();
         }
-        log(who + ": refused: busy with another session");
+    }
+
+    private static void closeQuietly(SocketChannel client) {
+        try {
+            client.close();
+        } catch (IOException ignored) {
+            // gone already
+        }
     }
 
     private static String patternName(SessionSpec spec) {

@@ -4,6 +4,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.runtime.CompilerThreads;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.pattern.Control;
 import org.fabprobe.transport.Transport;

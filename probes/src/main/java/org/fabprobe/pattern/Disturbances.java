@@ -4,15 +4,13 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import org.fabprobe.runtime.ThreadIds;
 import org.fabprobe.transport.Transport;
 
 /**
@@ -104,12 +102,7 @@ public final class Disturbances {
 
     /** ns the calling thread has spent runnable but waiting for a CPU, or -1 if the kernel will not say. */
     static long runDelayNs() {
-        try {
-            String[] fields = new String(Files.readAllBytes(SCHEDSTAT), StandardCharsets.US_ASCII).trim().split(" ");
-            return fields.length >= 2 ? Long.parseLong(fields[1]) : -1;
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return ThreadIds.runDelayNs(SCHEDSTAT);
     }
 
     /** This side's disturbances so far, as a count: its thread's preemptions and its transport's missed deadlines. */

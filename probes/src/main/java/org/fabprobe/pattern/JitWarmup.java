@@ -3,7 +3,7 @@ package org.fabprobe.pattern;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
-import org.fabprobe.launch.ThisJvm;
+import org.fabprobe.runtime.ThisJvm;
 
 /**
  * The JIT warm-up both halves of a pattern run before timing: batches of untimed rounds
@@ -24,6 +24,8 @@ public final class JitWarmup {
     static final double BATCH_NS = 60e6;
     /** The whole warm-up, first batch included, stops after this even if the JIT never settles. */
     static final double LIMIT_NS = 1.5e9;
+    /** Rounds in the first batch at most (see {@link #measureSide}). */
+    static final long FIRST_BATCH = 1000;
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
     private static final boolean OBSERVABLE = JIT != null && JIT.isCompilationTimeMonitoringSupported();
     private static final boolean SYNCHRONOUS = ThisJvm.compilesInCallingThread();
@@ -47,14 +49,17 @@ public final class JitWarmup {
     /**
      * Measure half: runs {@code firstRounds}, then batches of {@link #BATCH_NS} worth of
      * rounds (sized from the batch before: cold probe rounds say little about warm ones),
-     * until neither side finished a compilation during a batch.
+     * until neither side finished a compilation during a batch. The first rounds, too, run in
+     * batches, the first of at most {@link #FIRST_BATCH} rounds: where a round trip takes a
+     * scheduler time slice (measure and mirror on one CPU of a busy host), 20 000 of them in
+     * one batch would have outlasted the {@link #LIMIT_NS} by minutes.
      *
      * @param rounds runs that many untimed rounds of the pattern
      * @return rounds run in all
      */
     public static long measureSide(Control control, long firstRounds, long maxBatchRounds, LongConsumer rounds) {
         long start = System.nanoTime(), total = 0;
-        long batch = firstRounds;
+        long batch = Math.min(firstRounds, FIRST_BATCH);
         while (true) {
             control.send("jit_rounds", batch);
             long before = compileMs(), waits = Disturbances.voluntarySwitches(), batchStart = System.nanoTime();
@@ -63,8 +68,11 @@ public final class JitWarmup {
             double roundNs = (double) (System.nanoTime() - batchStart) / batch;
             total += batch;
             boolean mirrorCompiled = control.receive("jit_compiled") != 0;
-            if (!OBSERVABLE || !(compiled || mirrorCompiled) || System.nanoTime() - start > LIMIT_NS) break;
+            if (System.nanoTime() - start > LIMIT_NS) break;
+            long left = firstRounds - total;
+            if (left <= 0 && (!OBSERVABLE || !(compiled || mirrorCompiled))) break;
             batch = Math.max(1, Math.min(maxBatchRounds, (long) (BATCH_NS / Math.max(roundNs, 1))));
+            if (left > 0) batch = Math.min(batch, left);
         }
         control.send("jit_rounds", 0);
         return total;
@@ -75,7 +83,7 @@ public final class JitWarmup {
      * methods compile in the thread that calls them (the launchers' flags), a timed loop that
      * compiles blocks its thread: a voluntary context switch, which a spinning loop makes for
      * nothing else. Other compilations (the control path's, run at idle priority between the
-     * batches: {@link org.fabprobe.launch.CompilerThreads}) do not hold the warm-up back. In a
+     * batches: {@link org.fabprobe.runtime.CompilerThreads}) do not hold the warm-up back. In a
      * JVM that compiles everything in the background, any compilation that finished does.
      */
     private static boolean compiledSince(long compileMsBefore, long waitsBefore) {

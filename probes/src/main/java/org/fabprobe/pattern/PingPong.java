@@ -109,8 +109,16 @@ public final class PingPong {
      * @param wallMs     per size, the wall time it took, warm-up included
      * @param sentinelNs the 0 B half round trips before the first size and after each size
      *                   (sizes + 1 batches; size i lies between batches i and i + 1)
+     * @param cpuWaitMs  per size, how long the two timing threads waited for a CPU meanwhile
+     *                   (schedstat's run delay, both sides summed; -1 where a kernel does not say)
+     * @param disturbed  per size, whether its timing threads were preempted (or the emulator missed
+     *                   a deadline) often enough to move its median ({@link #disturbed})
      */
-    public record Samples(double[][] halfRttNs, double[] wallMs, double[][] sentinelNs) {}
+    public record Samples(double[][] halfRttNs, double[] wallMs, double[][] sentinelNs, double[] cpuWaitMs,
+                          boolean[] disturbed) {}
+
+    /** The mirror's per-size disturbances, sent once after the sweep (untimed). */
+    private static final String MIRROR_DISTURBANCES = "pingpong_disturbances";
 
     /** Measure half: per size, the half round-trip times in ns and the wall time. */
     public Samples measure(Transport t, Await await, Control control) {
@@ -139,17 +147,46 @@ public final class PingPong {
         double[] wallMs = new double[sizes.length];
         double[][] sentinelNs = new double[sizes.length + 1][];
         long[] ticks = new long[repetitions], sentinelTicks = new long[SENTINEL_ROUNDS];
+        Disturbances.Reading[] mine = new Disturbances.Reading[sizes.length];
         sentinelNs[0] = sentinel(t, await, sentinelTicks);
         for (int i = 0; i < sizes.length; i++) {
             steps.next("round trips at", sizes[i]);
+            Disturbances.Reading before = Disturbances.read(t);
             long start = Clock.now();
             measureSize(t, await, sizes[i], warmup + repetitions, ticks);
             wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
+            mine[i] = Disturbances.read(t).since(before);
             halfRttNs[i] = halves(ticks);
             sentinelNs[i + 1] = sentinel(t, await, sentinelTicks);
         }
-        return new Samples(halfRttNs, wallMs, sentinelNs);
+        double[] cpuWaitMs = new double[sizes.length];
+        boolean[] disturbed = new boolean[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            // one message per size: an MPI control message holds only a few dozen values
+            Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
+                    Disturbances.Reading.FIELDS), 0);
+            cpuWaitMs[i] = mine[i].waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine[i].waitNs() + peer.waitNs()) / 1e6;
+            disturbed[i] = disturbed(mine[i], peer, warmup + repetitions, wallMs[i] * 1e6);
+        }
+        return new Samples(halfRttNs, wallMs, sentinelNs, cpuWaitMs, disturbed);
     }
+
+    /**
+     * A preemption delays one round trip, however long it lasts: the median moves only when
+     * more than a few in a hundred were hit, or when the timing threads spent a good part of
+     * the size waiting for a CPU. A CPU shared with a busy process (or measure and mirror on one
+     * CPU) does both; a kernel thread's wake-up on an idle host neither.
+     */
+    static boolean disturbed(Disturbances.Reading mine, Disturbances.Reading peer, int roundTrips, double wallNs) {
+        long hits = mine.preemptions() + peer.preemptions() + mine.missedDeadlines() + peer.missedDeadlines();
+        long waitNs = Math.max(mine.waitNs(), 0) + Math.max(peer.waitNs(), 0);
+        return hits > Math.max(2, MAX_HIT_SHARE * roundTrips) || waitNs > MAX_WAIT_SHARE * wallNs;
+    }
+
+    /** Share of a size's round trips that may be preempted before its median counts as disturbed. */
+    static final double MAX_HIT_SHARE = 0.02;
+    /** Share of a size's wall time its timing threads may wait for a CPU before it counts as disturbed. */
+    static final double MAX_WAIT_SHARE = 0.05;
 
     private double[] sentinel(Transport t, Await await, long[] ticks) {
         measureSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS, ticks);
@@ -169,10 +206,14 @@ public final class PingPong {
             for (long done = 0; done < roundTrips; done += JIT_CHUNK + 1) mirrorSize(t, await, 0, JIT_CHUNK);
         });
         mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
-        for (long size : sizes) {
-            mirrorSize(t, await, size, warmup + repetitions);
+        Disturbances.Reading[] moved = new Disturbances.Reading[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            Disturbances.Reading before = Disturbances.read(t);
+            mirrorSize(t, await, sizes[i], warmup + repetitions);
+            moved[i] = Disturbances.read(t).since(before);
             mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
         }
+        for (Disturbances.Reading r : moved) control.sendAll(MIRROR_DISTURBANCES, r.fields());
     }
 
     /**

@@ -58,8 +58,8 @@ public final class PingPongReport {
                 b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %7.2f%%%n", range, t0, rInf, nHalf,
                         f.rmsRelResidual() * 100));
             }
-            for (String flag : flags(r)) b.append("flag: ").append(flag).append('\n');
         }
+        for (String flag : flags(r)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
     }
@@ -71,6 +71,7 @@ public final class PingPongReport {
                 r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
         if (leftOut != null) flags.add(leftOut);
         if (r.driftFlag() != null) flags.add(r.driftFlag());
+        if (r.disturbedFlag() != null) flags.add(r.disturbedFlag());
         for (HockneyFit f : r.fits()) {
             if (f.rmsRelResidual() > Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
@@ -112,6 +113,24 @@ public final class PingPongReport {
                 + " instead of the run's %.3f µs (the host changed speed: other work, CPU frequency, or the hypervisor's"
                 + " placement of the CPUs); their times and the ranges around them may be artefacts",
                 String.join(", ", drifted), drifted.size() == 1 ? "it" : "them", furthest / 1e3, reference / 1e3);
+    }
+
+    /**
+     * The sizes during which a timing thread waited for a CPU long enough to move their median
+     * (or the emulator missed a deadline): a flag naming them and the wait, or null.
+     */
+    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs) {
+        List<String> named = new ArrayList<>();
+        double waitMs = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (!disturbed[i]) continue;
+            named.add(human(sizes[i]));
+            waitMs += Math.max(cpuWaitMs[i], 0);
+        }
+        if (named.isEmpty()) return null;
+        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured"
+                + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
+                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", named.size() == 1 ? "its" : "their");
     }
 
     public static PingPongDocument document(PingPongResult r) {

@@ -4,12 +4,13 @@ import java.util.List;
 import org.fabprobe.model.HockneyFit;
 
 /**
- * A ping-pong sweep: per-size half-RTT statistics, the Hockney fit per size range, and the flag
- * naming sizes measured while the host ran at another speed (null: none).
+ * A ping-pong sweep: per-size half-RTT statistics, the Hockney fit per size range, and the flags
+ * naming sizes measured while the host ran at another speed, or while a timing thread waited
+ * for a CPU (null: none).
  */
 public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits,
-                             double wallSeconds, String driftFlag) {
+                             double wallSeconds, String driftFlag, String disturbedFlag) {
     public PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
-        this(run, points, fits, wallSeconds, null);
+        this(run, points, fits, wallSeconds, null, null);
     }
 }

@@ -3,7 +3,8 @@ package org.fabprobe.transport;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.fabprobe.ExitCode;
-import org.fabprobe.launch.CompilerThreads;
+import org.fabprobe.runtime.CompilerThreads;
+import org.fabprobe.runtime.ThreadIds;
 import org.fabprobe.transport.ofi.OfiTransport;
 import org.fabprobe.transport.sim.SimTransport;
 import org.fabprobe.transport.ucx.UcxTransport;
@@ -43,12 +44,10 @@ public final class Transports {
      * a later {@link #open} finds it done: the one-time cost (libfabric's provider scan, UCX's
      * module loading) then overlaps with the other process's start.
      *
-     * <p>This JVM's compiler threads run at idle priority meanwhile, where they can be restored
-     * afterwards ({@link CompilerThreads#lowerIfRestorable}):
-     * the initialization is the start's critical path (libfabric's provider scan reads
-     * /proc/kallsyms twice, ~70 ms of CPU), and on 2 CPUs both processes' JITs, compiling
-     * start-up code, took most of the CPU time it needed. ofi:shm, alternating pairs:
-     * {@code pingpong -s 8} 0.886 against 0.906 s median (20), {@code plogp} unchanged (14).
+     * <p>This JVM's compiler threads run at idle priority meanwhile ({@link CompilerThreads#lower},
+     * guarding the calling thread, which goes on with the start): the initialization is the
+     * start's critical path (libfabric's provider scan reads /proc/kallsyms twice), and on 2
+     * CPUs both processes' JITs, compiling start-up code, took most of the CPU time it needed.
      */
     public static void initializeInBackground(String name) {
         int colon = name.indexOf(':');
@@ -60,8 +59,9 @@ public final class Transports {
             default -> null; // sim: nothing to load; mpi: MPI_Init belongs to the ranks' start
         };
         if (init == null || detail.isEmpty()) return;
+        int caller = ThreadIds.current();
         INITIALIZING.computeIfAbsent(family, f -> Thread.ofPlatform().daemon().name("fabprobe-library-init").start(() -> {
-            try (CompilerThreads.Lowered lowered = CompilerThreads.lowerIfRestorable()) {
+            try (CompilerThreads.Lowered lowered = CompilerThreads.lower(caller)) {
                 init.run();
             } catch (RuntimeException | Error e) {
                 INITIALIZATION_FAILED.put(f, e);

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.fabprobe.launch.ThisJvm;
+import org.fabprobe.runtime.ThisJvm;
 
 /** fabprobe as a separate process (optionally inside a network namespace), as a user starts it. */
 final class Spawned implements AutoCloseable {

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabprobe.bindings.FaultSignals;
-import org.fabprobe.launch.ThisJvm;
+import org.fabprobe.runtime.ThisJvm;
 import org.fabprobe.transport.TransportOptions;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.fabprobe.launch;
+package org.fabprobe.runtime;
 
 import static org.junit.jupiter.api.Assertions.*;
 

@@ -1,4 +1,4 @@
-package org.fabprobe.launch;
+package org.fabprobe.runtime;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
