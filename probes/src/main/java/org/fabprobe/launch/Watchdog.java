@@ -6,6 +6,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.fabprobe.ExitCode;
 import org.fabprobe.pattern.Await;
+import org.fabprobe.runtime.CpuWait;
+import org.fabprobe.runtime.ThreadIds;
 
 /**
  * The last resort when a native call never returns. Hot-path downcalls are "critical" (no
@@ -28,7 +30,9 @@ public final class Watchdog implements AutoCloseable {
     private volatile boolean closed;
 
     private Watchdog(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
-        thread = new Thread(() -> watch(limitMs, what, rv, beforeHalt), "fabprobe-watchdog");
+        int timingThread = ThreadIds.current(); // started on the timing thread
+        CpuWait.reset();
+        thread = new Thread(() -> watch(limitMs, what, rv, beforeHalt, timingThread), "fabprobe-watchdog");
         thread.setDaemon(true);
         thread.start();
     }
@@ -41,7 +45,7 @@ public final class Watchdog implements AutoCloseable {
         return new Watchdog(limitMs, what, rv, beforeHalt);
     }
 
-    private void watch(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+    private void watch(long limitMs, String what, Rendezvous rv, Runnable beforeHalt, int timingThread) {
         long seen = Await.activity();
         long since = System.nanoTime();
         while (!closed) {
@@ -50,6 +54,7 @@ public final class Watchdog implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            CpuWait.sample(timingThread);
             long now = Await.activity();
             if (now != seen) {
                 seen = now;
@@ -70,6 +75,8 @@ public final class Watchdog implements AutoCloseable {
      * wait may last, so asking the channel (which reads from it) cannot steal that thread's data.
      */
     private static String hang(long limitMs, String what, Rendezvous rv) {
+        String starved = CpuWait.explains(limitMs);
+        if (starved != null) return what + " made no progress for " + limitMs + " ms: " + starved + "; giving up";
         if (rv.peerGone()) {
             return rv.peer() + " went away during the measurement, leaving " + what
                     + " stuck inside the transport library (the peer died mid-message or holding a shared lock); gave up after "

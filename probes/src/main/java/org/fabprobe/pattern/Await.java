@@ -2,6 +2,7 @@ package org.fabprobe.pattern;
 
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.Shutdown;
+import org.fabprobe.runtime.CpuWait;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 
@@ -83,6 +84,12 @@ public final class Await {
         long first = ((deadline | -deadline) >>> 63) ^ 1; // 1 while no deadline is set, else 0
         deadline += first * (now + timeoutTicks);
         if (now - deadline > 0) {
+            long timeoutMs = Math.round(Clock.toNs(timeoutTicks) / 1e6);
+            String starved = CpuWait.explains(timeoutMs);
+            if (starved != null) {
+                throw TransportException.timeout("no progress for " + timeoutMs + " ms while waiting for " + peer + ": "
+                        + starved + " (see --timeout)");
+            }
             throw TransportException.timeout("no answer from " + peer + " for "
                     + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for "
                     + (recv ? "message " + target + " (" + t.recvsCompleted() + " received)"

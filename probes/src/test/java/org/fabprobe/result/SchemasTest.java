@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The published schemas are valid 2020-12 schemas, and the README's JSON section says what they say. */
+/** The published schemas are valid 2020-12 schemas, and the JSON reference (docs/json.md) says what they say. */
 class SchemasTest {
     private static final Path SCHEMAS = Path.of("src/main/resources/schemas");
-    private static final Path README = Path.of("../README.md");
+    private static final Path JSON_REFERENCE = Path.of("../docs/json.md");
 
     static List<Path> schemaFiles() throws IOException {
         try (Stream<Path> files = Files.list(SCHEMAS)) {
@@ -40,45 +40,45 @@ class SchemasTest {
         }
     }
 
-    /** The pingpong block of the README lists exactly the pingpong schema's field names. */
+    /** The pingpong block of docs/json.md lists exactly the pingpong schema's field names. */
     @Test
-    void readmePingPongBlockIsTheSchema() throws IOException {
-        String readme = Files.readString(README);
-        Matcher block = Pattern.compile("(?s)```\\s*\\n(\\{ \"schema\": \"fabprobe\\.pingpong/1\".*?)```").matcher(readme);
-        assertTrue(block.find(), "README has no fabprobe.pingpong/1 block");
-        Set<String> inReadme = new TreeSet<>();
+    void jsonReferencePingPongBlockIsTheSchema() throws IOException {
+        String reference = Files.readString(JSON_REFERENCE);
+        Matcher block = Pattern.compile("(?s)```\\s*\\n(\\{ \"schema\": \"fabprobe\\.pingpong/1\".*?)```").matcher(reference);
+        assertTrue(block.find(), "docs/json.md has no fabprobe.pingpong/1 block");
+        Set<String> inReference = new TreeSet<>();
         Matcher key = Pattern.compile("\"([a-zA-Z_0-9]+)\"").matcher(block.group(1));
-        while (key.find()) inReadme.add(key.group(1));
-        inReadme.remove("fabprobe"); // not a key
+        while (key.find()) inReference.add(key.group(1));
+        inReference.remove("fabprobe"); // not a key
         Set<String> inSchema = propertyNames("pingpong.schema.json", "clock.schema.json");
         JsonNode common = ResultJson.tree(Files.readString(SCHEMAS.resolve("common.schema.json"))).path("$defs");
         for (String def : List.of("run", "stats", "hockney", "host")) collect(common.path(def), inSchema);
         Set<String> missing = new TreeSet<>(inSchema);
-        missing.removeAll(inReadme);
-        Set<String> extra = new TreeSet<>(inReadme);
+        missing.removeAll(inReference);
+        Set<String> extra = new TreeSet<>(inReference);
         extra.removeAll(inSchema);
-        // transport_facts' names are per library, listed in the README but not fixed by the schema
+        // transport_facts' names are per library, listed in docs/json.md but not fixed by the schema
         extra.removeAll(Set.of("library", "provider", "fabric", "domain", "endpoint_type", "mr_mode", "inject_size",
                 "max_msg_size", "tls", "devices", "err_mode", "tcp_congestion_control", "emulated", "pid", "boot_id")); // and mirror_host's extras
-        assertEquals(Set.of(), missing, "in pingpong.schema.json but not in the README's block");
-        assertEquals(Set.of(), extra, "in the README's block but not in pingpong.schema.json");
+        assertEquals(Set.of(), missing, "in pingpong.schema.json but not in docs/json.md's block");
+        assertEquals(Set.of(), extra, "in docs/json.md's block but not in pingpong.schema.json");
     }
 
-    /** Every field name of every published schema appears in the README (as "name" or `name`). */
+    /** Every field name of every published schema appears in docs/json.md (as "name" or `name`). */
     @Test
-    void readmeNamesEveryField() throws IOException {
-        String readme = Files.readString(README);
+    void jsonReferenceNamesEveryField() throws IOException {
+        String reference = Files.readString(JSON_REFERENCE);
         List<String> missing = new ArrayList<>();
         for (Path file : schemaFiles()) {
             for (String name : propertyNames(file.getFileName().toString())) {
-                if (!readme.contains("\"" + name + "\"") && !readme.contains("`" + name + "`")) {
+                if (!reference.contains("\"" + name + "\"") && !reference.contains("`" + name + "`")) {
                     missing.add(file.getFileName() + ": " + name);
                 }
             }
             String schemaName = ResultJson.tree(Files.readString(file)).path("properties").path("schema").path("const").asText();
-            if (!schemaName.isEmpty() && !readme.contains(schemaName)) missing.add(file.getFileName() + ": the name " + schemaName);
+            if (!schemaName.isEmpty() && !reference.contains(schemaName)) missing.add(file.getFileName() + ": the name " + schemaName);
         }
-        assertEquals(List.of(), missing, "fields the README does not mention");
+        assertEquals(List.of(), missing, "fields docs/json.md does not mention");
     }
 
     private static Set<String> propertyNames(String... files) throws IOException {

@@ -42,6 +42,67 @@ class CompilerThreadsTest {
         assertTrue(lines[2].matches("after \\[0(, 0)*\\]"), out);
     }
 
+    /**
+     * The stall a busy node caused: a thread waiting for the compilation of its own code while
+     * other work holds every CPU. In a JVM with the launchers' flags, spinning threads pinned to
+     * every CPU, the main thread makes its methods hot; the guard must see it waiting on a
+     * starved compiler and restore the compilers, and the thread must finish.
+     */
+    @Test
+    void theGuardRestoresStarvedCompilersForAWaitingThread() throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false",
+                "-cp", System.getProperty("java.class.path"), StarvedChild.class.getName())
+                .redirectErrorStream(true).start();
+        boolean ended = child.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) child.destroyForcibly().waitFor();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(ended, "the waiting thread never finished: " + out);
+        assertEquals(0, child.exitValue(), out);
+        if (out.contains("not restorable")) return; // an ordinary user: nothing is lowered, nothing to guard
+        assertTrue(out.contains("restored true"), out);
+        assertTrue(out.matches("(?s).*after \\[0(, 0)*\\].*"), out);
+    }
+
+    /** Spinners on every CPU, then hot methods in a thread that compiles them itself. */
+    static final class StarvedChild {
+        static volatile boolean stop;
+        static long sink;
+
+        public static void main(String[] args) throws Exception {
+            if (!IdlePriority.restorable()) {
+                System.out.println("not restorable");
+                return;
+            }
+            java.util.List<Thread> spinners = new java.util.ArrayList<>();
+            for (int cpu : org.fabprobe.launch.CpuAffinity.allowedCpus()) {
+                spinners.add(Thread.ofPlatform().daemon().start(() -> {
+                    try (var pinned = org.fabprobe.launch.CpuAffinity.pinCurrentThread(cpu)) {
+                        while (!stop) Thread.onSpinWait();
+                    }
+                }));
+            }
+            boolean restored;
+            try (CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
+                long end = System.nanoTime() + 20_000_000_000L;
+                while (!lowered.starved() && System.nanoTime() < end) {
+                    for (int i = 0; i < 200_000; i++) sink += work(i);
+                }
+                restored = lowered.starved();
+            }
+            stop = true;
+            System.out.println("restored " + restored);
+            System.out.println("after " + policies());
+        }
+
+        private static long work(int i) {
+            long x = i;
+            for (int k = 0; k < 8; k++) x = x * 31 + (x >>> 7) ^ k;
+            return x;
+        }
+    }
+
     /** Started in a JVM of its own: prints its compiler threads' policies before, while and after they are lowered. */
     static final class Child {
         public static void main(String[] args) throws IOException {
@@ -58,7 +119,12 @@ class CompilerThreadsTest {
         List<Integer> policies = new ArrayList<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
-                String stat = Files.readString(task.resolve("stat"));
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    continue; // a thread that ended meanwhile (the guard, once its phase is over)
+                }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) continue;
                 String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
