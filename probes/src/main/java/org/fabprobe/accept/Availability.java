@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.fabprobe.bindings.ucx.UcpResources;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.ofi.OfiProviders;
 
 /**
@@ -23,20 +24,21 @@ public final class Availability {
         Set<String> ucx = null;
         for (Check c : spec.checks()) {
             String t = c.transport();
-            if (t.startsWith("ofi:")) {
+            TransportName parsed = TransportName.parseOrNull(t);
+            if (parsed instanceof TransportName.Ofi) {
                 if (ofi == null) ofi = OfiProviders.rdmProviderNames();
-                String provider = t.substring(4);
+                String provider = parsed.detail();
                 boolean offered = ofi.stream().anyMatch(p -> p.equals(provider) || p.startsWith(provider + ";"));
                 if (!offered) {
                     throw new SpecException(c.transportWhere(), "transport '" + t + "' is not offered here (libfabric's tagged RDM"
                             + " providers: " + String.join(", ", ofi) + ")");
                 }
-            } else if (t.startsWith("ucx:")) {
+            } else if (parsed instanceof TransportName.Ucx) {
                 if (ucx == null) {
                     ucx = new LinkedHashSet<>();
                     for (UcpResources.Resource r : UcpResources.list()) ucx.add(r.transport());
                 }
-                for (String tl : t.substring(4).split(",")) {
+                for (String tl : parsed.detail().split(",")) {
                     String name = tl.startsWith("^") ? tl.substring(1) : tl;
                     if (!UCX_ALIASES.contains(name) && !ucx.contains(name) && !tl.startsWith("^")) {
                         throw new SpecException(c.transportWhere(), "transport '" + t + "': UCX offers no '" + name

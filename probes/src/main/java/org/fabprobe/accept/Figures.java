@@ -3,7 +3,7 @@ package org.fabprobe.accept;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Locale;
-import org.fabprobe.cli.SizeList;
+import org.fabprobe.api.SizeList;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.CollectivesDocument;

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.fabprobe.cli.SizeList;
+import org.fabprobe.api.SizeList;
 
 /**
  * The measurements a spec needs, each run once: checks on the same command, transport and

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.fabprobe.cli.Durations;
-import org.fabprobe.cli.SizeList;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.SizeList;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.sim.SimParameters;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -125,14 +126,15 @@ public final class SpecReader {
         Node transportNode = all.get("transport").getValueNode();
         String transportProblem = transportProblem(transport);
         if (transportProblem != null) throw new SpecException(where(transportNode), transportProblem);
-        boolean mpi = transport.startsWith("mpi:");
+        TransportName parsed = TransportName.parseOrNull(transport);
+        boolean mpi = parsed instanceof TransportName.Mpi, sim = parsed instanceof TransportName.Sim;
         if ((figure == Figure.COLLECTIVE_T0 || figure == Figure.MULTIPAIR_RAW_BANDWIDTH) && !mpi) {
             throw new SpecException(where(transportNode), figure.key() + " runs at MPI level: transport must be mpi:IMPL[/SELECTION], not '" + transport + "'");
         }
-        if (figure == Figure.MPI_OVERHEAD && (mpi || transport.startsWith("sim:"))) {
+        if (figure == Figure.MPI_OVERHEAD && (mpi || sim)) {
             throw new SpecException(where(transportNode), "mpi_overhead: transport names the raw transport (ofi: or ucx:); the MPI goes in mpi:");
         }
-        if (peer && (mpi || figure == Figure.MPI_OVERHEAD || transport.startsWith("sim:"))) {
+        if (peer && (mpi || figure == Figure.MPI_OVERHEAD || sim)) {
             throw new SpecException(where(transportNode), "peer: measures raw ofi:/ucx: transports against a mirror by hand;"
                     + " '" + transport + "' (" + figure.key() + ") would run on this machine alone");
         }
@@ -181,16 +183,15 @@ public final class SpecReader {
 
     /** Why a transport name is not one fabprobe knows, or null. Whether it is offered here is asked later. */
     static String transportProblem(String transport) {
-        int colon = transport.indexOf(':');
-        String family = colon < 0 ? transport : transport.substring(0, colon);
-        String detail = colon < 0 ? "" : transport.substring(colon + 1);
-        switch (family) {
-            case "ofi" -> {
+        TransportName parsed = TransportName.parseOrNull(transport);
+        String detail = parsed == null ? "" : parsed.detail();
+        switch (parsed) {
+            case TransportName.Ofi ofi -> {
                 if (!detail.matches("[A-Za-z0-9_]+(;[A-Za-z0-9_]+)?")) {
                     return "unknown transport '" + transport + "': ofi:PROVIDER, e.g. ofi:shm, ofi:tcp, ofi:verbs";
                 }
             }
-            case "ucx" -> {
+            case TransportName.Ucx ucx -> {
                 if (detail.isEmpty()) return "unknown transport '" + transport + "': ucx:TLS, e.g. ucx:tcp, ucx:posix,cma";
                 for (String tl : detail.split(",")) {
                     String name = tl.startsWith("^") ? tl.substring(1) : tl;
@@ -200,21 +201,21 @@ public final class SpecReader {
                     }
                 }
             }
-            case "sim" -> {
+            case TransportName.Sim sim -> {
                 try {
                     SimParameters.parse(detail);
                 } catch (RuntimeException e) {
                     return "unknown transport '" + transport + "': " + e.getMessage();
                 }
             }
-            case "mpi" -> {
+            case TransportName.Mpi mpi -> {
                 try {
                     MpiSelection.parse(transport);
                 } catch (RuntimeException e) {
                     return "unknown transport '" + transport + "': " + e.getMessage();
                 }
             }
-            default -> {
+            case null -> {
                 return "unknown transport '" + transport + "': use ofi:PROVIDER, ucx:TLS, mpi:IMPL/SELECTION or sim:L=..,os=..";
             }
         }

@@ -18,7 +18,7 @@ import org.fabprobe.accept.Spec;
 import org.fabprobe.accept.SpecReader;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.MpiLauncher;
-import org.fabprobe.report.AcceptReport;
+import org.fabprobe.accept.AcceptReport;
 import org.fabprobe.result.AcceptDocument;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;

@@ -1,5 +1,6 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

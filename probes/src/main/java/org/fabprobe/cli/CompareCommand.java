@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.plot.Plots;
@@ -71,7 +72,7 @@ final class CompareCommand implements Callable<Integer> {
         if (!method.equals("plogp") && !method.equals("loggp")) {
             throw new IllegalArgumentException("--method must be plogp or loggp, not '" + method + "'");
         }
-        if (raw.startsWith("mpi:")) throw new IllegalArgumentException("-t names the raw transport; MPI goes in --mpi");
+        if (TransportName.isMpi(raw)) throw new IllegalArgumentException("-t names the raw transport; MPI goes in --mpi");
         String mpiTransport = "mpi:" + (mpi.contains("/") ? mpi : mpi + "/" + raw);
         MpiSelection selection = MpiSelection.parse(mpiTransport); // bad names fail before anything runs
         if (!calls.equals("blocking") && !calls.equals("nonblocking")) {

@@ -1,10 +1,12 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.launch.Leftovers;
 import org.fabprobe.launch.LocalMirror;
 import org.fabprobe.launch.MirrorServer;
 import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.launch.Session;
-import org.fabprobe.launch.Shutdown;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.mpi.MpiWorld;
 import org.fabprobe.transport.mpi.MpiSelection;
 
@@ -84,6 +86,7 @@ public final class Main {
     /** Runs the command line and returns the exit code (tests call this directly). */
     public static int run(String... args) {
         NativeEnvironment.prepare();
+        Shutdown.beforeForcedExit(Leftovers::removeMine); // a stuck transport's shared-memory files go with a forced exit
         if (args.length > 0 && args[0].equals("mirror")) MirrorServer.initializeAnnouncedTransport(); // before picocli's start-up
         if (LocalMirror.isChild(args)) {
             try {
@@ -96,7 +99,7 @@ public final class Main {
         // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
         boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
                 || args[0].equals("matrix"));
-        if (transport != null && transport.startsWith("mpi:") && !MpiLauncher.underLauncher() && !launchesItself) {
+        if (TransportName.isMpiSelection(transport) && !MpiLauncher.underLauncher() && !launchesItself) {
             try { // local mode over MPI: this same command line, as two ranks
                 return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);
             } catch (RuntimeException e) {

@@ -1,5 +1,8 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -211,11 +214,11 @@ public final class MatrixCommand implements Callable<Integer> {
 
     /** Refuses a malformed transport name here, before any rank starts (each would refuse it alike, later). */
     private static void checkTransportName(String name) {
-        if (name.startsWith("sim:")) org.fabprobe.transport.sim.SimParameters.parse(name.substring(4));
-        else if (name.startsWith("mpi:")) MpiSelection.parse(name);
-        else if (!name.startsWith("ofi:") && !name.startsWith("ucx:")) {
-            throw new org.fabprobe.transport.TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
-                    + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:...");
+        switch (TransportName.parse(name)) {
+            case TransportName.Sim sim -> org.fabprobe.transport.sim.SimParameters.parse(sim.detail());
+            case TransportName.Mpi mpi -> MpiSelection.parse(name);
+            case TransportName.Ofi ofi -> { }
+            case TransportName.Ucx ucx -> { }
         }
     }
 
@@ -225,7 +228,7 @@ public final class MatrixCommand implements Callable<Integer> {
         MatrixMethod.Settings s = request.settings();
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
-        boolean overMpi = name.startsWith("mpi:");
+        boolean overMpi = TransportName.isMpi(name);
         Launcher launcher = Launcher.detect();
         MpiWorld world = overMpi ? MpiWorld.open(name) : MpiWorld.bootstrap(launcher.mpi()); // left at the end of the run (cli.Main)
         if (world.size() < 2) throw new FabprobeException(ExitCode.USAGE, "matrix needs at least 2 ranks, not " + world.size());
@@ -285,7 +288,7 @@ public final class MatrixCommand implements Callable<Integer> {
         Transport t = null;
         RuntimeException failure = null;
         try {
-            t = name.startsWith("mpi:") ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
+            t = TransportName.isMpi(name) ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
             Transports.checkMessageSize(name, options.bufferBytes(), t.maxMessageSize());
         } catch (RuntimeException e) {
             failure = e;
@@ -313,7 +316,7 @@ public final class MatrixCommand implements Callable<Integer> {
 
     /** The MPI that starts the ranks in local mode: the transport's own, or the bootstrap's (FABPROBE_MPI, else Open MPI). */
     private static MpiSelection controlSelection(String transport) {
-        if (transport.startsWith("mpi:")) return MpiSelection.parse(transport);
+        if (TransportName.isMpi(transport)) return MpiSelection.parse(transport);
         String chosen = System.getenv("FABPROBE_MPI");
         Mpi.Implementation impl = chosen == null || chosen.isBlank() ? Mpi.Implementation.OPENMPI : Mpi.Implementation.of(chosen.strip());
         return MpiSelection.bootstrap(impl);

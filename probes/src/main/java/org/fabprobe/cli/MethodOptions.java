@@ -1,5 +1,6 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.api.Durations;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.Steps;

@@ -1,5 +1,8 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -78,7 +81,7 @@ final class MultiPairCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!transport.startsWith("mpi:")) {
+        if (!TransportName.isMpiSelection(transport)) {
             throw new FabprobeException(ExitCode.USAGE, "multipair runs at MPI level: -t must be mpi:IMPL[/SELECTION]"
                     + " (e.g. mpi:openmpi/ob1:vader), not '" + transport + "'");
         }

@@ -1,5 +1,6 @@
 package org.fabprobe.cli;
 
+import org.fabprobe.api.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

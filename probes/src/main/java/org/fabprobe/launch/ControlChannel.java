@@ -1,5 +1,6 @@
 package org.fabprobe.launch;
 
+import org.fabprobe.runtime.Shutdown;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -1,5 +1,7 @@
 package org.fabprobe.launch;
 
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.runtime.Shutdown;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -68,7 +70,7 @@ public final class LocalMirror extends Meeting {
                     || a.equals("-V") || a.equals("--version")) return;
         }
         String transport = Objects.requireNonNullElse(MpiLauncher.transportArgument(args), DEFAULT_TRANSPORT);
-        if (transport.startsWith("mpi")) return;
+        if (TransportName.isMpi(transport)) return;
         try {
             Secret secret = Secret.generate();
             prestarted = new Child(spawn(transport, secret), secret, transport);

@@ -3,6 +3,7 @@ package org.fabprobe.launch;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 
@@ -14,7 +15,7 @@ import org.fabprobe.FabprobeException;
 abstract class Meeting implements AutoCloseable {
 
     static Meeting of(PeerOptions peer, SessionSpec spec) {
-        boolean mpi = spec.transport().startsWith("mpi:") || spec.transport().equals("mpi");
+        boolean mpi = TransportName.isMpi(spec.transport());
         if (mpi) {
             if (peer.peer() != null) {
                 throw new FabprobeException(ExitCode.USAGE, "--peer needs a raw transport (ofi:, ucx:, sim:); "

@@ -1,5 +1,6 @@
 package org.fabprobe.launch;
 
+import org.fabprobe.runtime.Shutdown;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

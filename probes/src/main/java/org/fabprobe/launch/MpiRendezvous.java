@@ -3,7 +3,7 @@ package org.fabprobe.launch;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.mpi.MpiTransport;
 import org.fabprobe.transport.mpi.MpiWorld;

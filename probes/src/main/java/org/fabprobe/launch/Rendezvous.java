@@ -1,7 +1,7 @@
 package org.fabprobe.launch;
 
 import java.util.Map;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 
 /**

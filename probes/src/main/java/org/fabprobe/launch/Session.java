@@ -1,12 +1,15 @@
 package org.fabprobe.launch;
 
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.runtime.CpuAffinity;
+import org.fabprobe.runtime.Shutdown;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.runtime.CompilerThreads;
 import org.fabprobe.pattern.Await;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 
@@ -123,9 +126,10 @@ public final class Session {
         SessionSpec spec;
         try {
             spec = rv.receiveSession();
-            if (spec.transport().startsWith("sim:") && !sameHost(rv.peerHost())) {
-                throw new FabprobeException(ExitCode.UNSUPPORTED, spec.transport().substring(0, 4)
-                        + " emulates a network in one machine's shared memory: measure and mirror must run on one host");
+            TransportName transport = TransportName.parse(spec.transport());
+            if (transport.oneHostOnly() && !sameHost(rv.peerHost())) {
+                throw new FabprobeException(ExitCode.UNSUPPORTED, transport.family()
+                        + ": emulates a network in one machine's shared memory: measure and mirror must run on one host");
             }
         } catch (FabprobeException e) {
             if (!(e instanceof ControlChannel.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());

@@ -1,6 +1,7 @@
 package org.fabprobe.launch;
 
 import java.time.Duration;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.launch.ControlChannel.Payload;
@@ -61,9 +62,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
             default -> throw refused("unknown pattern");
         };
         r.end();
-        int family = transport.indexOf(':');
-        String prefix = family < 0 ? transport : transport.substring(0, family);
-        if (!prefix.equals("ofi") && !prefix.equals("ucx") && !prefix.equals("sim")) {
+        TransportName parsed = TransportName.parseOrNull(transport);
+        if (parsed == null || parsed.meetsThroughMpi()) {
             throw refused("transport '" + transport + "' cannot run against a mirror (ofi:, ucx: or sim: only)");
         }
         return new SessionSpec(transport, bufferBytes, depth, timeout, cpu, schedule);

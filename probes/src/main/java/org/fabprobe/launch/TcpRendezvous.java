@@ -11,7 +11,7 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.launch.ControlChannel.Kind;
 import org.fabprobe.launch.ControlChannel.Payload;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.Transports;
 

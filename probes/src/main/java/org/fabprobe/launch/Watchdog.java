@@ -1,12 +1,10 @@
 package org.fabprobe.launch;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.ExitCode;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.runtime.CpuWait;
+import org.fabprobe.runtime.ProcessExit;
 import org.fabprobe.runtime.ThreadIds;
 
 /**
@@ -15,21 +13,16 @@ import org.fabprobe.runtime.ThreadIds;
  * libfabric shm provider, for one, spins forever on a lock in shared memory that a dead peer
  * held. Await's deadlines cannot fire then. The watchdog sees Await's activity counter stop,
  * reports one line, kills the peer process it owns and ends the process with exit code 5.
- *
- * <p>It ends the process with libc's _exit, not Runtime.halt: halt stops the JVM at a
- * safepoint, which a thread inside a critical downcall never reaches, so halt waited for
- * as long as the call did (measured: a blocking MPI_Recv from a stopped peer kept rank 0
- * alive until the peer resumed).
+ * It ends the process with {@link ProcessExit#now}.
  */
 public final class Watchdog implements AutoCloseable {
     private static final long POLL_MS = 500;
-    /** Linked up front: the moment of need is no time to load classes. */
-    private static final MethodHandle EXIT = exitHandle();
 
     private final Thread thread;
     private volatile boolean closed;
 
     private Watchdog(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+        ProcessExit.link(); // the moment of need is no time to load classes
         int timingThread = ThreadIds.current(); // started on the timing thread
         CpuWait.reset();
         thread = new Thread(() -> watch(limitMs, what, rv, beforeHalt, timingThread), "fabprobe-watchdog");
@@ -65,7 +58,7 @@ public final class Watchdog implements AutoCloseable {
                 Leftovers.removeDead();
                 Leftovers.removeMine(); // _exit leaves the stuck transport unclosed, its shm region too
                 System.err.flush();
-                exitNow(ExitCode.PEER_TIMEOUT);
+                ProcessExit.now(ExitCode.PEER_TIMEOUT);
             }
         }
     }
@@ -90,24 +83,5 @@ public final class Watchdog implements AutoCloseable {
     public void close() {
         closed = true;
         thread.interrupt();
-    }
-
-    private static MethodHandle exitHandle() {
-        Linker linker = Linker.nativeLinker();
-        return linker.defaultLookup().find("_exit")
-                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)))
-                .orElse(null);
-    }
-
-    /** Ends the process at once with {@code code}, even while a thread is inside a critical downcall. */
-    static void exitNow(int code) {
-        if (EXIT != null) {
-            try {
-                EXIT.invokeExact(code);
-            } catch (Throwable ignored) {
-                // fall through to halt
-            }
-        }
-        Runtime.getRuntime().halt(code);
     }
 }

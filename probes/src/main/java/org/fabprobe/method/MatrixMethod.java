@@ -8,7 +8,7 @@ import java.util.List;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.pattern.Await;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.pattern.Disturbances;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;

@@ -1,7 +1,7 @@
 package org.fabprobe.pattern;
 
 import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.Shutdown;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.runtime.CpuWait;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import org.fabprobe.transport.Control;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 
 /** The shape every mirror half has (see {@link Schedule#mirrorHalf()}). */

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import org.fabprobe.transport.Control;
 import java.util.stream.LongStream;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.pattern.PingPong.Calls;

@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import org.fabprobe.transport.Control;
 import java.util.Arrays;
 import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;

@@ -11,6 +11,7 @@ import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
+import org.fabprobe.model.Summary;
 import org.fabprobe.result.LogGPDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.PLogPDocument;
@@ -18,7 +19,6 @@ import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
 import org.fabprobe.result.Value;
-import org.fabprobe.model.Summary;
 
 /**
  * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
@@ -51,8 +51,8 @@ public final class MethodReport {
         RunFacts run = c.run();
         List<LogGPDocument.Size> sizes = new ArrayList<>();
         for (LogGPMethod.SizePrtt p : r.sizes()) {
-            sizes.add(new LogGPDocument.Size(p.size(), SampledValue.of(p.prtt1()), SampledValue.of(p.prttN()),
-                    SampledValue.of(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), Value.of(p.gapAll()),
+            sizes.add(new LogGPDocument.Size(p.size(), sampled(p.prtt1()), sampled(p.prttN()),
+                    sampled(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), Value.of(p.gapAll()),
                     Value.of(p.overhead())));
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
@@ -100,8 +100,8 @@ public final class MethodReport {
         RunFacts run = c.run();
         List<PLogPDocument.Size> sizes = new ArrayList<>();
         for (PLogPMethod.SizeParams p : r.sizes()) {
-            sizes.add(new PLogPDocument.Size(p.size(), p.origin(), SampledValue.of(p.sendOverhead()),
-                    SampledValue.of(p.recvOverhead()), SampledValue.of(p.rtt()), Value.of(p.gap()),
+            sizes.add(new PLogPDocument.Size(p.size(), p.origin(), sampled(p.sendOverhead()),
+                    sampled(p.recvOverhead()), sampled(p.rtt()), Value.of(p.gap()),
                     p.saturatedGap() == null ? null : saturation(p.saturatedGap())));
         }
         double[] ms = r.phasesMs();
@@ -161,19 +161,19 @@ public final class MethodReport {
         for (SignatureMethod.Curve cv : r.curves()) {
             List<SignatureDocument.Point> points = new ArrayList<>();
             for (int i = 0; i < cv.bursts().length; i++) {
-                points.add(new SignatureDocument.Point(cv.bursts()[i], SampledValue.of(cv.cost()[i])));
+                points.add(new SignatureDocument.Point(cv.bursts()[i], sampled(cv.cost()[i])));
             }
             curves.add(new SignatureDocument.Curve(cv.delayNs(), Value.of(cv.steadyState()), points));
         }
         List<SignatureDocument.Bulk> bulk = new ArrayList<>();
         for (SignatureMethod.Bulk k : r.bulk()) {
-            bulk.add(new SignatureDocument.Bulk(k.size(), SampledValue.of(k.sendOverhead()), Value.of(k.gap())));
+            bulk.add(new SignatureDocument.Bulk(k.size(), sampled(k.sendOverhead()), Value.of(k.gap())));
         }
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
                 MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), MethodFlags.of(sets, r.notes(), r.rtt().value()), r.notes(),
-                SampledValue.of(r.rtt()), curves, bulk);
+                sampled(r.rtt()), curves, bulk);
     }
 
     public static String csv(SignatureMethod.Result r) {
@@ -227,7 +227,7 @@ public final class MethodReport {
     }
 
     private static PLogPDocument.Saturation saturation(PLogPMethod.Saturation s) {
-        return new PLogPDocument.Saturation(Value.of(s.gap()), s.messages(), s.saturated(), SampledValue.of(s.rttN()),
+        return new PLogPDocument.Saturation(Value.of(s.gap()), s.messages(), s.saturated(), sampled(s.rttN()),
                 s.wallMs());
     }
 
@@ -258,5 +258,12 @@ public final class MethodReport {
             b.append(v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v));
         }
         b.append('\n');
+    }
+
+    /** One adaptively sampled quantity as its document says it. */
+    static SampledValue sampled(Sampled s) {
+        Summary m = s.summary();
+        return new SampledValue(s.value(), s.median().ci95(), m.min(), m.p99(), m.mean(), m.count(), m.outliers(),
+                s.converged(), s.wallMs(), s.disturbedBatches(), s.disturbed());
     }
 }

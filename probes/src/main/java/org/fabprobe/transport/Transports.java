@@ -15,23 +15,14 @@ public final class Transports {
 
     public static Transport open(String name, TransportOptions options) {
         checkBufferFits(options.bufferBytes());
-        int colon = name.indexOf(':');
-        String family = colon < 0 ? name : name.substring(0, colon);
-        String detail = colon < 0 ? "" : name.substring(colon + 1);
-        awaitInitialization(family);
-        return switch (family) {
-            case "ofi" -> {
-                if (detail.isEmpty()) throw usage(name, "name a provider, e.g. ofi:shm or ofi:tcp");
-                yield OfiTransport.open(name, detail, options);
-            }
-            case "ucx" -> {
-                if (detail.isEmpty()) throw usage(name, "name UCX transports, e.g. ucx:tcp or ucx:posix,cma");
-                yield UcxTransport.open(name, detail, options);
-            }
-            case "sim" -> SimTransport.open(name, detail, options);
-            case "mpi" -> org.fabprobe.transport.mpi.MpiTransport.open(name, org.fabprobe.transport.mpi.MpiWorld.open(name), options);
-            default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "unknown transport '" + name
-                    + "': use ofi:PROVIDER, ucx:TLS (see 'fabprobe providers'), mpi:IMPL/SELECTION or sim:L=..,os=..,or=..,g=..,G=..");
+        TransportName parsed = TransportName.parse(name);
+        awaitInitialization(parsed.family());
+        return switch (parsed) {
+            case TransportName.Ofi ofi -> OfiTransport.open(name, ofi.detail(), options);
+            case TransportName.Ucx ucx -> UcxTransport.open(name, ucx.detail(), options);
+            case TransportName.Sim sim -> SimTransport.open(name, sim.detail(), options);
+            case TransportName.Mpi mpi -> org.fabprobe.transport.mpi.MpiTransport.open(name,
+                    org.fabprobe.transport.mpi.MpiWorld.open(name), options);
         };
     }
 
@@ -50,15 +41,14 @@ public final class Transports {
      * CPUs both processes' JITs, compiling start-up code, took most of the CPU time it needed.
      */
     public static void initializeInBackground(String name) {
-        int colon = name.indexOf(':');
-        if (colon < 0) return;
-        String family = name.substring(0, colon), detail = name.substring(colon + 1);
-        Runnable init = switch (family) {
-            case "ofi" -> () -> OfiTransport.initialize(detail);
-            case "ucx" -> UcxTransport::initialize;
-            default -> null; // sim: nothing to load; mpi: MPI_Init belongs to the ranks' start
+        TransportName parsed = TransportName.parseOrNull(name);
+        Runnable init = switch (parsed) {
+            case TransportName.Ofi ofi -> () -> OfiTransport.initialize(ofi.detail());
+            case TransportName.Ucx ucx -> UcxTransport::initialize;
+            case null, default -> null; // sim: nothing to load; mpi: MPI_Init belongs to the ranks' start
         };
-        if (init == null || detail.isEmpty()) return;
+        if (init == null || parsed.detail().isEmpty()) return;
+        String family = parsed.family();
         int caller = ThreadIds.current();
         INITIALIZING.computeIfAbsent(family, f -> Thread.ofPlatform().daemon().name("fabprobe-library-init").start(() -> {
             try (CompilerThreads.Lowered lowered = CompilerThreads.lower(caller)) {
@@ -90,7 +80,8 @@ public final class Transports {
 
     /** Whether the transport this name opens has blocking calls ({@link Transport#hasBlockingCalls()}): mpi only. */
     public static boolean hasBlockingCalls(String name) {
-        return name.equals("mpi") || name.startsWith("mpi:");
+        TransportName parsed = TransportName.parseOrNull(name);
+        return parsed != null && parsed.hasBlockingCalls();
     }
 
     /** Two registered buffers of the largest size must fit in memory with room to spare. */
@@ -112,7 +103,4 @@ public final class Transports {
         }
     }
 
-    private static TransportException usage(String name, String hint) {
-        return new TransportException(ExitCode.UNKNOWN_TRANSPORT, "incomplete transport '" + name + "': " + hint);
-    }
 }

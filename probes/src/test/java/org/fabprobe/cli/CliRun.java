@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.fabprobe.launch.CpuAffinity;
+import org.fabprobe.runtime.CpuAffinity;
 
 /** Runs the fabprobe command line in-process and captures what it prints. */
 record CliRun(int exitCode, String out, String err) {

@@ -3,6 +3,7 @@ package org.fabprobe.launch;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import org.fabprobe.runtime.CpuAffinity;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 

@@ -76,9 +76,9 @@ class CompilerThreadsTest {
                 return;
             }
             java.util.List<Thread> spinners = new java.util.ArrayList<>();
-            for (int cpu : org.fabprobe.launch.CpuAffinity.allowedCpus()) {
+            for (int cpu : org.fabprobe.runtime.CpuAffinity.allowedCpus()) {
                 spinners.add(Thread.ofPlatform().daemon().start(() -> {
-                    try (var pinned = org.fabprobe.launch.CpuAffinity.pinCurrentThread(cpu)) {
+                    try (var pinned = org.fabprobe.runtime.CpuAffinity.pinCurrentThread(cpu)) {
                         while (!stop) Thread.onSpinWait();
                     }
                 }));

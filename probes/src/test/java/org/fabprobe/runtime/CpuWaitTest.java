@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.fabprobe.launch.CpuAffinity;
 import org.junit.jupiter.api.Test;
 
 /** A thread that shares one CPU with two other spinning threads waits for it most of the time, and CpuWait says so. */

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.bindings.mpi.Mpi;
-import org.fabprobe.launch.Shutdown;
+import org.fabprobe.runtime.Shutdown;
 
 /**
  * MPI_COMM_WORLD as the untimed control plane of a run over many ranks (matrix): one

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.BracketedCall;
-import org.fabprobe.pattern.Control;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;

@@ -1,4 +1,4 @@
-package org.fabprobe.launch;
+package org.fabprobe.runtime;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

@@ -1,4 +1,4 @@
-package org.fabprobe.report;
+package org.fabprobe.accept;
 
 import java.util.Locale;
 import org.fabprobe.accept.Acceptance.Format;

@@ -1,4 +1,4 @@
-package org.fabprobe.launch;
+package org.fabprobe.runtime;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,15 @@ public final class Shutdown {
     /** Counted down by the main thread once the command's output or its error line is written. */
     private static final CountDownLatch FINISHED = new CountDownLatch(1);
 
+    /** What must not be left behind when the process ends without closing its transport (its shared-memory files). */
+    private static volatile Runnable beforeForcedExit = () -> { };
+
     private Shutdown() {}
+
+    /** Sets what a forced exit after a signal runs first (see {@link #beforeForcedExit}). */
+    public static void beforeForcedExit(Runnable cleanUp) {
+        beforeForcedExit = cleanUp;
+    }
 
     public static boolean requested() {
         return requested;
@@ -73,9 +81,9 @@ public final class Shutdown {
                 if (awaitFinished(AFTER_KILL_MS)) return;
                 System.err.println("fabprobe: interrupted; the transport library did not return within "
                         + (GRACE_MS + AFTER_KILL_MS) / 1000 + " s (its peer died inside it), exiting without closing it");
-                Leftovers.removeMine();
+                beforeForcedExit.run();
                 System.err.flush();
-                Watchdog.exitNow(ExitCode.INTERRUPTED); // a thread stuck in a critical downcall never lets the JVM halt
+                ProcessExit.now(ExitCode.INTERRUPTED); // a thread stuck in a critical downcall never lets the JVM halt
             }, "fabprobe-shutdown");
         }
 

@@ -1,4 +1,4 @@
-package org.fabprobe.cli;
+package org.fabprobe.api;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package org.fabprobe.pattern;
+package org.fabprobe.transport;
 
 /**
  * The untimed side channel between measure and mirror (a control socket, or MPI messages on

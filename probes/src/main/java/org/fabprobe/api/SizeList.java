@@ -1,4 +1,4 @@
-package org.fabprobe.cli;
+package org.fabprobe.api;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +51,7 @@ public final class SizeList {
         }
     }
 
-    static List<Long> asList(long[] sizes) {
+    public static List<Long> asList(long[] sizes) {
         List<Long> list = new ArrayList<>();
         for (long s : sizes) list.add(s);
         return list;

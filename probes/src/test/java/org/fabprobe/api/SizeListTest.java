@@ -1,7 +1,9 @@
-package org.fabprobe.cli;
+package org.fabprobe.api;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.SizeList;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

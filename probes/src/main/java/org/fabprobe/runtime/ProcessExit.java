@@ -1,0 +1,42 @@
+package org.fabprobe.runtime;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Ends the process with libc's _exit, not Runtime.halt: halt stops the JVM at a safepoint,
+ * which a thread inside a critical downcall never reaches, so halt waited for as long as the
+ * call did (a blocking MPI_Recv from a stopped peer kept rank 0 alive until the peer resumed).
+ */
+public final class ProcessExit {
+    /** Linked up front: the moment of need is no time to load classes. */
+    private static final MethodHandle EXIT = exitHandle();
+
+    private ProcessExit() {}
+
+    /** Ends the process at once with {@code code}, even while a thread is inside a critical downcall. */
+    public static void now(int code) {
+        if (EXIT != null) {
+            try {
+                EXIT.invokeExact(code);
+            } catch (Throwable ignored) {
+                // fall through to halt
+            }
+        }
+        Runtime.getRuntime().halt(code);
+    }
+
+    /** Links the handle now (before any thread may be stuck). */
+    public static void link() {
+        // the class initializer did it
+    }
+
+    private static MethodHandle exitHandle() {
+        Linker linker = Linker.nativeLinker();
+        return linker.defaultLookup().find("_exit")
+                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)))
+                .orElse(null);
+    }
+}

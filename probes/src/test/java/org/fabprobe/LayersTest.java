@@ -1,0 +1,54 @@
+package org.fabprobe;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package layering of ../shared/DESIGN.md: each layer imports only layers below it (the
+ * root package's exit codes and exception, and the generated bindings, are below all), and no
+ * two top-level packages depend on each other.
+ */
+class LayersTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.fabprobe");
+
+    @Test
+    void noPackageImportsOneAboveIt() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("cli").definedBy("org.fabprobe.cli..")
+                .layer("accept").definedBy("org.fabprobe.accept..")
+                .layer("report").definedBy("org.fabprobe.report..", "org.fabprobe.plot..")
+                .layer("api").definedBy("org.fabprobe.api..")
+                .layer("method").definedBy("org.fabprobe.method..")
+                .layer("result").definedBy("org.fabprobe.result..")
+                .layer("group").definedBy("org.fabprobe.launch..")
+                .layer("pattern").definedBy("org.fabprobe.pattern..")
+                .layer("transport").definedBy("org.fabprobe.transport..")
+                .layer("model").definedBy("org.fabprobe.model..", "org.fabprobe.clock..")
+                .layer("runtime").definedBy("org.fabprobe.runtime..")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                .whereLayer("accept").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("report").mayOnlyBeAccessedByLayers("cli", "accept")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("cli", "accept", "report")
+                .whereLayer("method").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api")
+                .whereLayer("result").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api", "method")
+                .whereLayer("group").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api", "method", "result")
+                .whereLayer("pattern").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api", "method", "result", "group")
+                .whereLayer("transport").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api", "method", "result", "group",
+                        "pattern")
+                .whereLayer("model").mayOnlyBeAccessedByLayers("cli", "accept", "report", "api", "method", "result", "group",
+                        "pattern", "transport")
+                .check(CLASSES);
+    }
+
+    @Test
+    void noCyclesBetweenTopLevelPackages() {
+        slices().matching("org.fabprobe.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+}
