@@ -56,4 +56,12 @@ public final class SizeList {
         for (long s : sizes) list.add(s);
         return list;
     }
+
+    /** Exact sizes in the largest binary unit that divides them: 0 B, 8 B, 4 KiB, 1 MiB, 1000 B. */
+    public static String human(long bytes) {
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + " GiB";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + " MiB";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + " KiB";
+        return bytes + " B";
+    }
 }

@@ -12,7 +12,7 @@ import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.Stream;
-import org.fabprobe.report.RunFacts;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.report.StreamReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

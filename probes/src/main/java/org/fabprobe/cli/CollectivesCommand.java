@@ -20,7 +20,7 @@ import org.fabprobe.launch.MpiLauncher;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
-import org.fabprobe.report.RunFacts;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.Host;

@@ -201,7 +201,6 @@ public final class Main {
     }
 
     static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return org.fabprobe.api.Fabprobe.version();
     }
 }

@@ -27,7 +27,7 @@ import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.report.MatrixReport;
-import org.fabprobe.report.RunFacts;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.Transport;

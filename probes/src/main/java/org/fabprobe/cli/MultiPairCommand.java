@@ -21,7 +21,7 @@ import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairModel;
 import org.fabprobe.report.MultiPairReport;
-import org.fabprobe.report.RunFacts;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;

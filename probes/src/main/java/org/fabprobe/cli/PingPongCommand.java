@@ -1,28 +1,18 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.api.SizeList;
 import java.io.IOException;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.SessionSpec;
-import org.fabprobe.model.HockneyFitter;
-import org.fabprobe.model.MedianCi;
-import org.fabprobe.model.Statistics;
-import org.fabprobe.model.Summary;
+import org.fabprobe.api.PingPongAnalysis;
+import org.fabprobe.api.PingPongRequest;
+import org.fabprobe.api.PingPongResult;
+import org.fabprobe.api.SizeList;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.report.PingPongReport;
-import org.fabprobe.report.PingPongResult;
-import org.fabprobe.report.RunFacts;
-import org.fabprobe.report.SizePoint;
 import org.fabprobe.transport.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+
 
 /** `fabprobe pingpong`: the half round-trip sweep and its Hockney fit. */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
@@ -50,43 +40,10 @@ final class PingPongCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        long[] sizeList = SizeList.parse(sizes);
-        SessionOptions.checkCounts(repetitions, warmup);
-        PingPong pingPong = new PingPong(sizeList, warmup, repetitions, calls(calls, session.transport));
-        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], 4, pingPong.schedule());
-
-        String startedAt = Instant.now().toString();
-        long start = System.nanoTime();
-        Map<String, String> transportFacts = new LinkedHashMap<>();
-        var steps = session.progress("pingpong", sizeList.length);
-        PingPong.Samples samples = session.run(spec, (t, await, control) -> {
-            transportFacts.putAll(t.facts());
-            return pingPong.measure(t, await, control, steps);
-        });
-        double wallSeconds = (System.nanoTime() - start) / 1e9;
-
-        List<SizePoint> points = new ArrayList<>();
-        double[] medians = new double[sizeList.length];
-        for (int i = 0; i < sizeList.length; i++) {
-            double[] halfRtt = samples.halfRttNs()[i];
-            // a half round trip is half a difference of two clock reads: its grid is half the clock's quantum
-            Summary s = Statistics.summarize(halfRtt, halfRtt.length, Clock.facts().resolutionNs() / 2);
-            medians[i] = s.median();
-            points.add(new SizePoint(sizeList[i], s, sizeList[i] / s.median() * 1e3, samples.wallMs()[i],
-                    MedianCi.of(halfRtt, halfRtt.length, Clock.facts().resolutionNs()).ci95()));
-        }
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizeList));
-        settings.put("warmup", warmup);
-        settings.put("repetitions", repetitions);
-        settings.put("calls", pingPong.calls().label());
-        settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
-        RunFacts run = session.runFacts("pingpong", transportFacts, settings, startedAt);
-        PingPongResult result = new PingPongResult(run, points, HockneyFitter.fit(sizeList, medians), wallSeconds,
-                PingPongReport.driftFlag(sizeList, samples.sentinelNs(), Clock.facts().resolutionNs()),
-                PingPongReport.disturbedFlag(sizeList, samples.disturbed(), samples.cpuWaitMs()));
-
-        session.emit(PingPongReport.table(result), PingPongReport.document(result), PingPongReport.csv(result));
+        PingPongRequest request = new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup,
+                calls(calls, session.transport));
+        PingPongResult result = PingPongAnalysis.run(request, session.progress("pingpong", request.sizes().length));
+        session.emit(PingPongReport.table(result), result.document(), PingPongReport.csv(result));
         return 0;
     }
 
@@ -94,7 +51,7 @@ final class PingPongCommand implements Callable<Integer> {
     static PingPong.Calls calls(String option, String transport) {
         boolean blockingAvailable = Transports.hasBlockingCalls(transport);
         return switch (option) {
-            case "auto" -> blockingAvailable ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;
+            case "auto" -> PingPongRequest.defaultCalls(transport);
             case "nonblocking" -> PingPong.Calls.NONBLOCKING;
             case "blocking" -> {
                 if (!blockingAvailable) {

@@ -15,7 +15,8 @@ import org.fabprobe.launch.PeerOptions;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
-import org.fabprobe.report.RunFacts;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SessionSettings;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;
 import picocli.CommandLine.Option;
@@ -72,9 +73,13 @@ final class SessionOptions {
         return Durations.parse(timeout);
     }
 
+    /** These options as the API's settings. */
+    SessionSettings settings() {
+        return new SessionSettings(transport, peer, secretFile, insecure, timeoutDuration(), cpus, sourceAddress);
+    }
+
     SessionSpec spec(long largestMessage, int depth, Schedule schedule) {
-        if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
-        return new SessionSpec(transport, largestMessage, depth, timeoutDuration(), cpus == null ? -1 : cpus[1], schedule);
+        return settings().spec(largestMessage, depth, schedule);
     }
 
     /**
@@ -88,20 +93,13 @@ final class SessionOptions {
 
     /** Runs the measure half against a mirror met as these options say (local child, --peer, launcher, MPI). */
     <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf) {
-        PeerOptions peerOptions = new PeerOptions(peer, secretFile, insecure, sourceAddress);
-        return Session.run(peerOptions, spec, cpus == null ? -1 : cpus[0], measureHalf, f -> facts = f);
+        return settings().run(spec, measureHalf, f -> facts = f);
     }
 
     /** The run's facts: the command's own settings plus these options, both hosts and the clock. */
     RunFacts runFacts(String command, Map<String, String> transportFacts, Map<String, Object> settings,
                       String startedAt) {
-        settings.put("timeout_ms", timeoutDuration().toMillis());
-        settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
-        settings.put("source_address", facts == null || facts.sourceAddress().isEmpty() ? "(transport default)" : facts.sourceAddress());
-        settings.put("meeting", facts == null ? "?" : facts.meeting());
-        Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
-        return new RunFacts("fabprobe " + Main.version(), command, transport, transportFactsNow, settings,
-                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
+        return settings().runFacts(command, facts, transportFacts, settings, startedAt);
     }
 
     /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */

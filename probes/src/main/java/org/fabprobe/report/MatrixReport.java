@@ -1,5 +1,6 @@
 package org.fabprobe.report;
 
+import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

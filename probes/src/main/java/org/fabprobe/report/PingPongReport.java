@@ -1,19 +1,14 @@
 package org.fabprobe.report;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import org.fabprobe.model.Drift;
-import org.fabprobe.model.Estimate;
+import org.fabprobe.api.PingPongAnalysis;
+import org.fabprobe.api.PingPongResult;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SizeList;
+import org.fabprobe.api.SizePoint;
 import org.fabprobe.model.HockneyFit;
-import org.fabprobe.model.HockneyFitter;
-import org.fabprobe.model.MedianCi;
-import org.fabprobe.model.Robust;
-import org.fabprobe.model.Segments;
 import org.fabprobe.model.Summary;
-import org.fabprobe.result.HockneyRange;
-import org.fabprobe.result.PingPongDocument;
-import org.fabprobe.result.Stats;
+
 
 /**
  * A ping-pong sweep as a terminal table, a JSON document and CSV. Times are ns in JSON and CSV,
@@ -59,91 +54,9 @@ public final class PingPongReport {
                         f.rmsRelResidual() * 100));
             }
         }
-        for (String flag : flags(r)) b.append("flag: ").append(flag).append('\n');
+        for (String flag : PingPongAnalysis.flags(r)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
-    }
-
-    /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
-    static List<String> flags(PingPongResult r) {
-        List<String> flags = new ArrayList<>();
-        String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
-                r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
-        if (leftOut != null) flags.add(leftOut);
-        if (r.driftFlag() != null) flags.add(r.driftFlag());
-        if (r.disturbedFlag() != null) flags.add(r.disturbedFlag());
-        for (HockneyFit f : r.fits()) {
-            if (f.rmsRelResidual() > Segments.POOR_FIT) {
-                flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
-                        + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
-                        100 * f.rmsRelResidual()));
-            }
-        }
-        return flags;
-    }
-
-    /**
-     * The sizes whose sentinel before or after (0 B round trips, see PingPong) left the run's
-     * reference, the median of all sentinels: a flag naming them, or null.
-     *
-     * @param sentinelNs sizes.length + 1 batches of 0 B half round trips, size i between i and i + 1
-     */
-    public static String driftFlag(long[] sizes, double[][] sentinelNs, double resolutionNs) {
-        int n = sentinelNs.length;
-        double[] medians = new double[n], cis = new double[n];
-        for (int i = 0; i < n; i++) {
-            Estimate e = MedianCi.of(sentinelNs[i], sentinelNs[i].length, resolutionNs);
-            medians[i] = e.value();
-            cis[i] = e.ci95();
-        }
-        double reference = Robust.median(medians), referenceCi = Robust.median(cis);
-        List<String> drifted = new ArrayList<>();
-        double furthest = reference;
-        for (int i = 0; i < sizes.length && i + 1 < n; i++) {
-            for (int s : new int[] {i, i + 1}) {
-                if (Drift.moved(medians[s], cis[s], reference, referenceCi)) {
-                    drifted.add(human(sizes[i]));
-                    if (Math.abs(medians[s] - reference) > Math.abs(furthest - reference)) furthest = medians[s];
-                    break;
-                }
-            }
-        }
-        if (drifted.isEmpty()) return null;
-        return String.format(Locale.ROOT, "DRIFT %s: the 0 B half round trip measured beside %s read up to %.3f µs"
-                + " instead of the run's %.3f µs (the host changed speed: other work, CPU frequency, or the hypervisor's"
-                + " placement of the CPUs); their times and the ranges around them may be artefacts",
-                String.join(", ", drifted), drifted.size() == 1 ? "it" : "them", furthest / 1e3, reference / 1e3);
-    }
-
-    /**
-     * The sizes during which a timing thread waited for a CPU long enough to move their median
-     * (or the emulator missed a deadline): a flag naming them and the wait, or null.
-     */
-    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs) {
-        List<String> named = new ArrayList<>();
-        double waitMs = 0;
-        for (int i = 0; i < sizes.length; i++) {
-            if (!disturbed[i]) continue;
-            named.add(human(sizes[i]));
-            waitMs += Math.max(cpuWaitMs[i], 0);
-        }
-        if (named.isEmpty()) return null;
-        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured"
-                + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
-                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", named.size() == 1 ? "its" : "their");
-    }
-
-    public static PingPongDocument document(PingPongResult r) {
-        RunFacts run = r.run();
-        List<PingPongDocument.Size> sizes = new ArrayList<>();
-        for (SizePoint p : r.points()) {
-            Summary s = p.halfRttNs();
-            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
-                    p.wallMs()));
-        }
-        return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
-                r.fits().stream().map(HockneyRange::of).toList(), flags(r));
     }
 
     public static String csv(PingPongResult r) {
@@ -166,9 +79,6 @@ public final class PingPongReport {
 
     /** Exact sizes in the largest binary unit that divides them: 0 B, 8 B, 4 KiB, 1 MiB, 1000 B. */
     static String human(long bytes) {
-        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + " GiB";
-        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + " MiB";
-        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + " KiB";
-        return bytes + " B";
+        return SizeList.human(bytes);
     }
 }

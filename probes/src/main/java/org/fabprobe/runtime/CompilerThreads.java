@@ -25,8 +25,8 @@ import java.util.List;
  */
 public final class CompilerThreads {
     private static final Path TASKS = Path.of("/proc/self/task");
-    static final long POLL_MS = 50;
-    /** Consecutive polls a compiler must starve while the watched thread waits: 100 ms. */
+    static final long POLL_MS = 100;
+    /** Consecutive polls a compiler must starve while the watched thread waits: 200 ms. */
     static final int STARVED_POLLS = 2;
     /** A compiler is starved in a poll when it waited on a run queue for at least this share of it. */
     private static final double STARVED_SHARE = 0.5;

@@ -2,6 +2,7 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.fabprobe.api.RunFacts;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;

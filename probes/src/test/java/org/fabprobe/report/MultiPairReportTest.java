@@ -2,6 +2,7 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

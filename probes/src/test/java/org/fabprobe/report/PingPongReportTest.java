@@ -2,6 +2,10 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.fabprobe.api.PingPongAnalysis;
+import org.fabprobe.api.PingPongResult;
+import org.fabprobe.api.SizePoint;
+import org.fabprobe.api.RunFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,18 +52,18 @@ class PingPongReportTest {
         long[] sizes = {8, 1024, 2048, 4096, 8192};
         // the host slowed after 1 KiB and recovered after 2 KiB: both sizes next to the slow sentinel
         double[][] sentinels = {sentinel(240), sentinel(240), sentinel(600), sentinel(240), sentinel(245), sentinel(240)};
-        String flag = PingPongReport.driftFlag(sizes, sentinels, 0.4);
+        String flag = PingPongAnalysis.driftFlag(sizes, sentinels, 0.4);
         assertNotNull(flag);
         assertTrue(flag.startsWith("DRIFT 1 KiB, 2 KiB: "), flag);
         assertTrue(flag.contains("read up to 0.60"), flag);
         // a steady host: no flag, also with the sentinels' own scatter of a few ns
-        assertNull(PingPongReport.driftFlag(sizes,
+        assertNull(PingPongAnalysis.driftFlag(sizes,
                 new double[][] {sentinel(240), sentinel(250), sentinel(235), sentinel(244), sentinel(241), sentinel(239)}, 0.4));
     }
 
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
-        Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongReport.document(result())));
+        Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongAnalysis.document(result())));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/1", doc.get("schema"));
@@ -107,7 +111,7 @@ class PingPongReportTest {
     @Test
     void documentReadsBackAsTheSameRecordsAndDriftFailsTheSchema() {
         PingPongResult r = result();
-        PingPongDocument doc = PingPongReport.document(new PingPongResult(new RunFacts(r.run().tool(), r.run().command(),
+        PingPongDocument doc = PingPongAnalysis.document(new PingPongResult(new RunFacts(r.run().tool(), r.run().command(),
                 r.run().transport(), r.run().transportFacts(), new java.util.LinkedHashMap<>(Map.of("sizes", List.of(0, 8),
                 "warmup", 10, "repetitions", 100, "calls", "nonblocking", "jit_warmup_round_trips_max", 20000,
                 "timeout_ms", 5000, "cpus", "unpinned", "source_address", "127.0.0.1", "meeting", "local child")),

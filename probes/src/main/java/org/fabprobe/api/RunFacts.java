@@ -1,4 +1,4 @@
-package org.fabprobe.report;
+package org.fabprobe.api;
 
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;

@@ -1,4 +1,4 @@
-package org.fabprobe.report;
+package org.fabprobe.api;
 
 import org.fabprobe.model.Summary;
 

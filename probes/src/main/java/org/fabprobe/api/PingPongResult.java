@@ -1,7 +1,8 @@
-package org.fabprobe.report;
+package org.fabprobe.api;
 
 import java.util.List;
 import org.fabprobe.model.HockneyFit;
+import org.fabprobe.result.PingPongDocument;
 
 /**
  * A ping-pong sweep: per-size half-RTT statistics, the Hockney fit per size range, and the flags
@@ -12,5 +13,10 @@ public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyF
                              double wallSeconds, String driftFlag, String disturbedFlag) {
     public PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
         this(run, points, fits, wallSeconds, null, null);
+    }
+
+    /** The result as its JSON document (schema fabprobe.pingpong/1). */
+    public PingPongDocument document() {
+        return PingPongAnalysis.document(this);
     }
 }

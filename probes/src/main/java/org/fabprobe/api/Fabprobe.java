@@ -1,0 +1,29 @@
+package org.fabprobe.api;
+
+import org.fabprobe.Steps;
+import org.fabprobe.result.PingPongDocument;
+
+/**
+ * fabprobe as a Java library: a request in, a typed document out (the same document that
+ * {@code --json} writes). A measurement starts its mirror as the command line does: a child
+ * JVM on this host, a {@code fabprobe mirror} named by the request's peer, or the launcher's ranks.
+ *
+ * <pre>{@code
+ * PingPongDocument doc = Fabprobe.pingPong(PingPongRequest.of("ofi:shm").sizes(8, 4096).repetitions(1000));
+ * for (PingPongDocument.Size s : doc.sizes()) System.out.println(s.sizeBytes() + " B: " + s.halfRttNs().median() + " ns");
+ * }</pre>
+ */
+public final class Fabprobe {
+    private Fabprobe() {}
+
+    /** A ping-pong sweep: half round-trip times per size, the Hockney fit per size range, and the flags. */
+    public static PingPongDocument pingPong(PingPongRequest request) {
+        return PingPongAnalysis.run(request, Steps.NONE).document();
+    }
+
+    /** This fabprobe's version, from its jar's manifest ("dev" from a class folder). */
+    public static String version() {
+        String v = Fabprobe.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

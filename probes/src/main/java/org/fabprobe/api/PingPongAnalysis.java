@@ -1,0 +1,157 @@
+package org.fabprobe.api;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.fabprobe.Steps;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.Session;
+import org.fabprobe.model.Drift;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.model.HockneyFit;
+import org.fabprobe.model.HockneyFitter;
+import org.fabprobe.model.MedianCi;
+import org.fabprobe.model.Robust;
+import org.fabprobe.model.Segments;
+import org.fabprobe.model.Statistics;
+import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.PingPong;
+import org.fabprobe.result.HockneyRange;
+import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.result.Stats;
+
+/** A ping-pong sweep from request to typed result: the session, the statistics per size, the Hockney fit and the flags. */
+public final class PingPongAnalysis {
+    private PingPongAnalysis() {}
+
+    /** Runs {@code request}, telling {@code steps} before each size, and analyses what it measured. */
+    public static PingPongResult run(PingPongRequest request, Steps steps) {
+        long[] sizes = request.sizes();
+        SessionSettings session = request.session();
+        PingPong pingPong = new PingPong(sizes, request.warmup(), request.repetitions(), request.calls());
+        var spec = session.spec(sizes[sizes.length - 1], 4, pingPong.schedule());
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        Map<String, String> transportFacts = new LinkedHashMap<>();
+        Session.Facts[] facts = new Session.Facts[1];
+        PingPong.Samples samples = session.run(spec, (t, await, control) -> {
+            transportFacts.putAll(t.facts());
+            return pingPong.measure(t, await, control, steps);
+        }, f -> facts[0] = f);
+        double wallSeconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("sizes", SizeList.asList(sizes));
+        settings.put("warmup", request.warmup());
+        settings.put("repetitions", request.repetitions());
+        settings.put("calls", pingPong.calls().label());
+        settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
+        RunFacts run = session.runFacts("pingpong", facts[0], transportFacts, settings, startedAt);
+        return analyze(run, sizes, samples, wallSeconds);
+    }
+
+    /** The statistics per size, the Hockney fit per size range and the flags of one sweep's samples. */
+    static PingPongResult analyze(RunFacts run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
+        List<SizePoint> points = new ArrayList<>();
+        double[] medians = new double[sizes.length];
+        double resolutionNs = Clock.facts().resolutionNs();
+        for (int i = 0; i < sizes.length; i++) {
+            double[] halfRtt = samples.halfRttNs()[i];
+            // a half round trip is half a difference of two clock reads: its grid is half the clock's quantum
+            Summary s = Statistics.summarize(halfRtt, halfRtt.length, resolutionNs / 2);
+            medians[i] = s.median();
+            points.add(new SizePoint(sizes[i], s, sizes[i] / s.median() * 1e3, samples.wallMs()[i],
+                    MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95()));
+        }
+        return new PingPongResult(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
+                driftFlag(sizes, samples.sentinelNs(), resolutionNs), disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs()));
+    }
+
+    /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
+    public static List<String> flags(PingPongResult r) {
+        List<String> flags = new ArrayList<>();
+        String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
+                r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
+        if (leftOut != null) flags.add(leftOut);
+        if (r.driftFlag() != null) flags.add(r.driftFlag());
+        if (r.disturbedFlag() != null) flags.add(r.disturbedFlag());
+        for (HockneyFit f : r.fits()) {
+            if (f.rmsRelResidual() > Segments.POOR_FIT) {
+                flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
+                        + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
+                        100 * f.rmsRelResidual()));
+            }
+        }
+        return flags;
+    }
+
+    /**
+     * The sizes whose sentinel before or after (0 B round trips, see PingPong) left the run's
+     * reference, the median of all sentinels: a flag naming them, or null.
+     *
+     * @param sentinelNs sizes.length + 1 batches of 0 B half round trips, size i between i and i + 1
+     */
+    public static String driftFlag(long[] sizes, double[][] sentinelNs, double resolutionNs) {
+        int n = sentinelNs.length;
+        double[] medians = new double[n], cis = new double[n];
+        for (int i = 0; i < n; i++) {
+            Estimate e = MedianCi.of(sentinelNs[i], sentinelNs[i].length, resolutionNs);
+            medians[i] = e.value();
+            cis[i] = e.ci95();
+        }
+        double reference = Robust.median(medians), referenceCi = Robust.median(cis);
+        List<String> drifted = new ArrayList<>();
+        double furthest = reference;
+        for (int i = 0; i < sizes.length && i + 1 < n; i++) {
+            for (int s : new int[] {i, i + 1}) {
+                if (Drift.moved(medians[s], cis[s], reference, referenceCi)) {
+                    drifted.add(human(sizes[i]));
+                    if (Math.abs(medians[s] - reference) > Math.abs(furthest - reference)) furthest = medians[s];
+                    break;
+                }
+            }
+        }
+        if (drifted.isEmpty()) return null;
+        return String.format(Locale.ROOT, "DRIFT %s: the 0 B half round trip measured beside %s read up to %.3f µs"
+                + " instead of the run's %.3f µs (the host changed speed: other work, CPU frequency, or the hypervisor's"
+                + " placement of the CPUs); their times and the ranges around them may be artefacts",
+                String.join(", ", drifted), drifted.size() == 1 ? "it" : "them", furthest / 1e3, reference / 1e3);
+    }
+
+    /**
+     * The sizes during which a timing thread waited for a CPU long enough to move their median
+     * (or the emulator missed a deadline): a flag naming them and the wait, or null.
+     */
+    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs) {
+        List<String> named = new ArrayList<>();
+        double waitMs = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (!disturbed[i]) continue;
+            named.add(human(sizes[i]));
+            waitMs += Math.max(cpuWaitMs[i], 0);
+        }
+        if (named.isEmpty()) return null;
+        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured"
+                + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
+                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", named.size() == 1 ? "its" : "their");
+    }
+
+    public static PingPongDocument document(PingPongResult r) {
+        RunFacts run = r.run();
+        List<PingPongDocument.Size> sizes = new ArrayList<>();
+        for (SizePoint p : r.points()) {
+            Summary s = p.halfRttNs();
+            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
+                    p.wallMs()));
+        }
+        return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
+                r.fits().stream().map(HockneyRange::of).toList(), flags(r));
+    }
+
+    private static String human(long bytes) {
+        return SizeList.human(bytes);
+    }
+}

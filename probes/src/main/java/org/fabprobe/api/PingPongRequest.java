@@ -1,0 +1,44 @@
+package org.fabprobe.api;
+
+import org.fabprobe.pattern.PingPong;
+
+/**
+ * A ping-pong sweep to run: where ({@link SessionSettings}), which sizes, how many timed round
+ * trips per size after how many untimed ones, and how each side sends and receives.
+ */
+public record PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls) {
+    /** Timed round trips per size at most (every sample is kept). */
+    public static final int MAX_REPETITIONS = 10_000_000;
+
+    public PingPongRequest {
+        if (sizes == null || sizes.length == 0) throw new IllegalArgumentException("no message sizes");
+        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
+        }
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        sizes = sizes.clone();
+    }
+
+    /** The command's defaults over {@code transport} against a local mirror: sizes 0 B .. 4 MiB, 1000 round trips after 100. */
+    public static PingPongRequest of(String transport) {
+        return new PingPongRequest(SessionSettings.local(transport), SizeList.parse("0..4M"), 1000, 100, defaultCalls(transport));
+    }
+
+    public PingPongRequest sizes(long... sizes) {
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls);
+    }
+
+    public PingPongRequest repetitions(int repetitions) {
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls);
+    }
+
+    @Override
+    public long[] sizes() {
+        return sizes.clone();
+    }
+
+    /** Blocking calls wherever the transport has them (MPI), else post-and-poll. */
+    public static PingPong.Calls defaultCalls(String transport) {
+        return org.fabprobe.transport.Transports.hasBlockingCalls(transport) ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;
+    }
+}

@@ -1,0 +1,60 @@
+package org.fabprobe.api;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.HostFacts;
+import org.fabprobe.launch.PeerOptions;
+import org.fabprobe.launch.Session;
+import org.fabprobe.launch.SessionSpec;
+import org.fabprobe.pattern.Schedule;
+import org.fabprobe.result.Host;
+
+/**
+ * Where and how a two-peer measurement runs: the transport, the mirror (a local child unless
+ * {@code peer} names a host running {@code fabprobe mirror}), its secret, the timeout, CPUs.
+ *
+ * @param transport     ofi:PROVIDER, ucx:TLS, mpi:IMPL[/SELECTION] or sim:PARAMETERS
+ * @param peer          HOST[:PORT] of a mirror, or null: a local child mirror (or the launcher's ranks)
+ * @param secretFile    the secret shared with that mirror, or null: $FABPROBE_SECRET
+ * @param insecure      accept a mirror without a secret
+ * @param timeout       longest wait for the peer
+ * @param cpus          measure's and mirror's CPU, or null: unpinned
+ * @param sourceAddress address network transports bind to, or null: the control connection's
+ */
+public record SessionSettings(String transport, String peer, Path secretFile, boolean insecure, Duration timeout, int[] cpus,
+                              String sourceAddress) {
+    public SessionSettings {
+        if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
+    }
+
+    /** A local mirror over {@code transport}, 5 s timeout, unpinned. */
+    public static SessionSettings local(String transport) {
+        return new SessionSettings(transport, null, null, false, Duration.ofSeconds(5), null, null);
+    }
+
+    /** What the mirror is told to run. */
+    public SessionSpec spec(long largestMessage, int depth, Schedule schedule) {
+        return new SessionSpec(transport, largestMessage, depth, timeout, cpus == null ? -1 : cpus[1], schedule);
+    }
+
+    /** Runs {@code measureHalf} against a mirror met as these settings say; {@code facts} hears what the session found. */
+    public <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf, java.util.function.Consumer<Session.Facts> facts) {
+        PeerOptions peerOptions = new PeerOptions(peer, secretFile, insecure, sourceAddress);
+        return Session.run(peerOptions, spec, cpus == null ? -1 : cpus[0], measureHalf, facts);
+    }
+
+    /** The run's facts: the command's own settings plus these, both hosts and the clock. */
+    public RunFacts runFacts(String command, Session.Facts facts, Map<String, String> transportFacts, Map<String, Object> settings,
+                             String startedAt) {
+        settings.put("timeout_ms", timeout.toMillis());
+        settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
+        settings.put("source_address", facts == null || facts.sourceAddress().isEmpty() ? "(transport default)" : facts.sourceAddress());
+        settings.put("meeting", facts == null ? "?" : facts.meeting());
+        Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
+        return new RunFacts("fabprobe " + Fabprobe.version(), command, transport, transportFactsNow, settings,
+                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
+    }
+}
