@@ -3,7 +3,6 @@ package org.fabprobe.cli;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.time.Duration;
-import java.util.Optional;
 import org.fabprobe.ExitCode;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.Transports;
@@ -79,8 +78,9 @@ class BadInputTest {
         // test JVM: CI's surefire fork once ended so)
         try (Spawned run = Spawned.start("pingpong", "-t", transport, "-s", "8", "-n", "10000000", "--warmup", "0",
                 "--timeout", "1s")) {
-            ProcessHandle mirror = awaitMirror(run.process.toHandle(), Duration.ofSeconds(30));
-            Thread.sleep(1500); // let the timed loop run
+            // the mirror that serves the session, in its timing loop: a prestarted child killed
+            // before measure claimed it is replaced, and the run then ends well
+            ProcessHandle mirror = TimingLoops.awaitMirror(run.process.toHandle(), run::err);
             mirror.destroyForcibly();
             CliRun result = run.await(Duration.ofSeconds(40));
             assertEquals(ExitCode.PEER_TIMEOUT, result.exitCode(), result::toString);
@@ -98,18 +98,6 @@ class BadInputTest {
         try (var regions = java.nio.file.Files.list(shm)) {
             return regions.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("fabprobe-" + pid + "-")).toList();
         }
-    }
-
-    private static ProcessHandle awaitMirror(ProcessHandle measure, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<ProcessHandle> child = measure.children().filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains("mirror --listen")).orElse(false))
-                    .findFirst();
-            if (child.isPresent()) return child.get();
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no mirror process appeared");
     }
 
     private static void assertSingleLine(CliRun run) {

@@ -42,40 +42,14 @@ class InterruptTest {
         }
     }
 
-    /**
-     * Waits until a child of measure has a session thread that spun for 0.3 s of CPU: the
-     * transport is open and both halves are in the timing loop (the thread's name is cut to 15
-     * characters). Any child counts, not the first seen: measure starts its mirror before it has
-     * parsed its arguments, and replaces that child if it is gone when the session starts.
-     */
     private static ProcessHandle awaitTimingLoop(Process measure, Path log) throws Exception {
-        for (int i = 0; i < 3000; i++) {
-            if (!measure.isAlive()) fail("measure ended before it measured:\n" + Files.readString(log));
-            for (ProcessHandle child : measure.toHandle().children().toList()) {
-                if (sessionThreadSpun(child)) return child;
+        return TimingLoops.awaitMirror(measure.toHandle(), () -> {
+            try {
+                return Files.readString(log);
+            } catch (java.io.IOException e) {
+                return "(no log: " + e.getMessage() + ")";
             }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no mirror reached its timing loop within 60 s:\n" + Files.readString(log));
-    }
-
-    private static boolean sessionThreadSpun(ProcessHandle process) {
-        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
-        try (var threads = Files.list(tasks)) {
-            for (Path task : threads.toList()) {
-                try {
-                    if (!Files.readString(task.resolve("comm")).strip().equals("fabprobe-mirror")) continue;
-                    String stat = Files.readString(task.resolve("stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    if (Long.parseLong(f[11]) + Long.parseLong(f[12]) >= 30) return true; // utime + stime, 10 ms ticks
-                } catch (java.io.IOException threadEnded) {
-                    // gone between the listing and the read
-                }
-            }
-        } catch (java.io.IOException processEnded) {
-            // gone since measure listed it
-        }
-        return false;
+        });
     }
 
     private static List<String> shmRegionsOf(long pid) throws java.io.IOException {

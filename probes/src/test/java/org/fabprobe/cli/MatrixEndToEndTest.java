@@ -60,6 +60,7 @@ class MatrixEndToEndTest {
     }
 
     private static void emulatorNames(Set<String> expected, String spec, Path dir) {
+        // four emulated ranks spin on 2 CPUs: a disturbed pair leaves the tolerance
         MethodsOnSimTest.withRetries(3, () -> {
             List<String> args = new ArrayList<>(List.of("-t", spec));
             args.addAll(SIM);
@@ -91,6 +92,7 @@ class MatrixEndToEndTest {
     @SuppressWarnings("unchecked")
     void plogpGivesEveryPairItsLogGPSet(@TempDir Path dir) {
         Path csv = dir.resolve("m.csv");
+        // four emulated ranks spin on 2 CPUs: a disturbed pair leaves the tolerance
         MethodsOnSimTest.withRetries(3, () -> {
             Map<String, Object> doc = runUnderMpirun(3, dir.resolve("m.json"), List.of("-t", BASE + ";link(0,2):L=30us",
                     "--method", "plogp", "--plogp-sizes", "0..4K", "--bandwidth-size", "8K", "-n", "100", "--timeout", "20s",

@@ -47,6 +47,7 @@ class MethodsOnSimTest {
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("methodsAndNetworks")
     void recoversTheEmulatedParameters(String method, Network net) {
+        // the emulated parameters come back within tolerance only while both spinning halves keep their CPUs
         withRetries(() -> checkRecovery(method, net));
     }
 
@@ -103,6 +104,7 @@ class MethodsOnSimTest {
     @ParameterizedTest(name = "{0} finds the switch at 16 KiB")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"loggp", "plogp"})
     void protocolSwitchIsLocatedWithinOneSizeStep(String method) {
+        // the emulated parameters come back within tolerance only while both spinning halves keep their CPUs
         withRetries(() -> checkSwitch(method));
     }
 
@@ -124,6 +126,7 @@ class MethodsOnSimTest {
 
     @Test
     void validationModeSaturatesEverySizeAndReportsBothTimes() {
+        // the emulated parameters come back within tolerance only while both spinning halves keep their CPUs
         withRetries(this::checkValidation);
     }
 

@@ -26,6 +26,7 @@ class MultiPairEndToEndTest {
 
     @Test
     void twoPairsUnderMpirun(@TempDir Path dir) {
+        // four ranks spin on 2 CPUs: a scheduler time slice inside a timed size moves the fit
         MethodsOnSimTest.withRetries(2, () -> {
             Path json = dir.resolve("m.json"), csv = dir.resolve("m.csv");
             CliRun run;

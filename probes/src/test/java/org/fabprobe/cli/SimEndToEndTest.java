@@ -51,6 +51,7 @@ class SimEndToEndTest {
 
     @Test
     void streamingIsLimitedByTheGap() {
+        // the emulated gap is busy-waited: a preemption makes the stream late and its figure with it
         MethodsOnSimTest.withRetries(this::checkStreamingGap);
     }
 

@@ -27,14 +27,8 @@ class CompilerThreadsTest {
 
     @Test
     void theLaunchersJvmLowersItsCompilersToIdleAndBack() throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName())
-                .redirectErrorStream(true).start();
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not finish");
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertEquals(0, child.exitValue(), out);
+        String out = runChild(Child.class, 60);
+        if (out.equals("not restorable")) return; // an ordinary user: nothing is lowered
         String[] lines = out.split("\n");
         assertEquals(3, lines.length, out);
         assertTrue(lines[0].matches("before \\[0(, 0)*\\]"), out);
@@ -50,19 +44,25 @@ class CompilerThreadsTest {
      */
     @Test
     void theGuardRestoresStarvedCompilersForAWaitingThread() throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false",
-                "-cp", System.getProperty("java.class.path"), StarvedChild.class.getName())
-                .redirectErrorStream(true).start();
-        boolean ended = child.waitFor(120, TimeUnit.SECONDS);
-        if (!ended) child.destroyForcibly().waitFor();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(ended, "the waiting thread never finished: " + out);
-        assertEquals(0, child.exitValue(), out);
+        String out = runChild(StarvedChild.class, 120);
         if (out.contains("not restorable")) return; // an ordinary user: nothing is lowered, nothing to guard
         assertTrue(out.contains("restored true"), out);
         assertTrue(out.matches("(?s).*after \\[0(, 0)*\\].*"), out);
+    }
+
+    /** Runs {@code main} in a JVM with the launchers' compile flags; its output, once it ended with exit 0. */
+    private static String runChild(Class<?> main, int seconds) throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false",
+                "-cp", System.getProperty("java.class.path"), main.getName())
+                .redirectErrorStream(true).start();
+        boolean ended = child.waitFor(seconds, TimeUnit.SECONDS);
+        if (!ended) child.destroyForcibly().waitFor();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(ended, main.getSimpleName() + " never finished: " + out);
+        assertEquals(0, child.exitValue(), out);
+        return out;
     }
 
     /** Spinners on every CPU, then hot methods in a thread that compiles them itself. */
@@ -106,6 +106,10 @@ class CompilerThreadsTest {
     /** Started in a JVM of its own: prints its compiler threads' policies before, while and after they are lowered. */
     static final class Child {
         public static void main(String[] args) throws IOException {
+            if (!IdlePriority.restorable()) {
+                System.out.println("not restorable");
+                return;
+            }
             System.out.println("before " + policies());
             try (CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
                 System.out.println("lowered " + policies());
