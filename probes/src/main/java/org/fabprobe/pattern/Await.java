@@ -83,19 +83,21 @@ public final class Await {
         // there, and a 1 MiB window over tcp then hit its trap in the timed rounds
         long first = ((deadline | -deadline) >>> 63) ^ 1; // 1 while no deadline is set, else 0
         deadline += first * (now + timeoutTicks);
-        if (now - deadline > 0) {
-            long timeoutMs = Math.round(Clock.toNs(timeoutTicks) / 1e6);
-            String starved = CpuWait.explains(timeoutMs);
-            if (starved != null) {
-                throw TransportException.timeout("no progress for " + timeoutMs + " ms while waiting for " + peer + ": "
-                        + starved + " (see --timeout)");
-            }
-            throw TransportException.timeout("no answer from " + peer + " for "
-                    + Math.round(Clock.toNs(timeoutTicks) / 1e6) + " ms while waiting for "
-                    + (recv ? "message " + target + " (" + t.recvsCompleted() + " received)"
-                            : "send completion " + target + " (" + t.sendsCompleted() + " completed)")
-                    + " (peer dead or stuck; see --timeout)");
-        }
+        if (now - deadline > 0) throw timedOut(t, target, recv);
         return deadline;
+    }
+
+    /** The timeout, in words: a method of its own, so that {@link #check} stays small enough to inline into the waits. */
+    private TransportException timedOut(Transport t, long target, boolean recv) {
+        long timeoutMs = Math.round(Clock.toNs(timeoutTicks) / 1e6);
+        String starved = CpuWait.explains(timeoutMs);
+        if (starved != null) {
+            return TransportException.timeout("no progress for " + timeoutMs + " ms while waiting for " + peer + ": "
+                    + starved + " (see --timeout)");
+        }
+        return TransportException.timeout("no answer from " + peer + " for " + timeoutMs + " ms while waiting for "
+                + (recv ? "message " + target + " (" + t.recvsCompleted() + " received)"
+                        : "send completion " + target + " (" + t.sendsCompleted() + " completed)")
+                + " (peer dead or stuck; see --timeout)");
     }
 }

