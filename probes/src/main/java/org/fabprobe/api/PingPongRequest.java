@@ -7,15 +7,9 @@ import org.fabprobe.pattern.PingPong;
  * trips per size after how many untimed ones, and how each side sends and receives.
  */
 public record PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls) {
-    /** Timed round trips per size at most (every sample is kept). */
-    public static final int MAX_REPETITIONS = 10_000_000;
-
     public PingPongRequest {
         if (sizes == null || sizes.length == 0) throw new IllegalArgumentException("no message sizes");
-        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
-            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
-        }
-        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
+        SessionSettings.checkCounts(repetitions, warmup);
         sizes = sizes.clone();
     }
 

@@ -26,8 +26,19 @@ import org.fabprobe.result.Host;
  */
 public record SessionSettings(String transport, String peer, Path secretFile, boolean insecure, Duration timeout, int[] cpus,
                               String sourceAddress) {
+    /** Timed repetitions per size at most: every sample is kept. */
+    public static final int MAX_REPETITIONS = 10_000_000;
+
     public SessionSettings {
         if (cpus != null && cpus.length != 2) throw new IllegalArgumentException("--cpus takes two CPUs: measure,mirror");
+    }
+
+    /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */
+    public static void checkCounts(int repetitions, int warmup) {
+        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
+        }
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
     }
 
     /** A local mirror over {@code transport}, 5 s timeout, unpinned. */

@@ -1,6 +1,5 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,11 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SessionSettings;
+import org.fabprobe.api.SizeList;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.Stream;
-import org.fabprobe.api.RunFacts;
 import org.fabprobe.report.StreamReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,7 +46,7 @@ final class BandwidthCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
         if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
-        SessionOptions.checkCounts(repetitions, warmup);
+        SessionSettings.checkCounts(repetitions, warmup);
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule());
 

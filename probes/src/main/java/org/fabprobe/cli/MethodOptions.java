@@ -1,9 +1,10 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.api.Durations;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.Steps;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.SessionSettings;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.pattern.PingPong;
@@ -34,8 +35,8 @@ final class MethodOptions {
     Sampler sampler() {
         if (!(ciPercent > 0 && ciPercent < 100)) throw new IllegalArgumentException("--ci must be a percentage in (0, 100)");
         if (batch < 6 || batch > 100_000) throw new IllegalArgumentException("--batch must be 6..100000");
-        if (maxReps < batch || maxReps > SessionOptions.MAX_REPETITIONS) {
-            throw new IllegalArgumentException("--max-reps must be --batch.." + SessionOptions.MAX_REPETITIONS);
+        if (maxReps < batch || maxReps > SessionSettings.MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--max-reps must be --batch.." + SessionSettings.MAX_REPETITIONS);
         }
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
     }

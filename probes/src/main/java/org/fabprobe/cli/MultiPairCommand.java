@@ -1,8 +1,5 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.transport.TransportName;
-import org.fabprobe.api.Durations;
-import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,6 +11,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SizeList;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.MpiLauncher;
@@ -21,7 +21,7 @@ import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairModel;
 import org.fabprobe.report.MultiPairReport;
-import org.fabprobe.api.RunFacts;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;

@@ -1,11 +1,11 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.api.SizeList;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabprobe.api.SizeList;
 import org.fabprobe.method.PLogPMethod;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.report.MethodReport;

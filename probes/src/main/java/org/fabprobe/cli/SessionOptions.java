@@ -1,30 +1,23 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.api.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.Progress;
 import org.fabprobe.Steps;
-import org.fabprobe.clock.Clock;
-import org.fabprobe.plot.Plots;
-import org.fabprobe.launch.HostFacts;
-import org.fabprobe.launch.PeerOptions;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SessionSettings;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
-import org.fabprobe.api.RunFacts;
-import org.fabprobe.api.SessionSettings;
-import org.fabprobe.result.Host;
+import org.fabprobe.plot.Plots;
 import org.fabprobe.result.ResultJson;
 import picocli.CommandLine.Option;
 
 /** Options every measuring subcommand shares: what to measure over, where the mirror is, where results go. */
 final class SessionOptions {
-    static final int MAX_REPETITIONS = 10_000_000;
-
     @Option(names = {"-t", "--transport"}, defaultValue = "ofi:shm",
             description = {"ofi:PROVIDER (ofi:shm, ofi:tcp, ofi:udp, ofi:verbs, ...), ucx:TLS (ucx:tcp, ucx:posix,cma,",
                     "ucx:rc, ...), mpi:IMPL[/SELECTION] (mpi:openmpi/ob1:vader, mpi:openmpi/ucx:tcp, mpi:mpich/ucx:tcp, ...)",
@@ -100,14 +93,6 @@ final class SessionOptions {
     RunFacts runFacts(String command, Map<String, String> transportFacts, Map<String, Object> settings,
                       String startedAt) {
         return settings().runFacts(command, facts, transportFacts, settings, startedAt);
-    }
-
-    /** Refuses repetition counts that are impossible or would not fit in memory (every sample is kept). */
-    static void checkCounts(int repetitions, int warmup) {
-        if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
-            throw new IllegalArgumentException("--reps must be 1.." + MAX_REPETITIONS + " (every sample is kept)");
-        }
-        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0");
     }
 
     /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */

@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import org.fabprobe.bindings.ExecutablePage;
 import org.fabprobe.runtime.IdlePriority;
 import org.fabprobe.runtime.ThreadIds;
-import org.fabprobe.bindings.ExecutablePage;
 
 /**
  * The time source of every timing loop: the CPU's time-stamp counter where it is usable,

@@ -1,6 +1,5 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.runtime.Shutdown;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -12,6 +11,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.runtime.Shutdown;
 
 /**
  * The untimed control channel between measure and mirror: length-prefixed, typed frames on a

@@ -1,7 +1,5 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.transport.TransportName;
-import org.fabprobe.runtime.Shutdown;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.fabprobe.runtime.ThisJvm;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +19,9 @@ import java.util.regex.Pattern;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.bindings.NativeEnvironment;
+import org.fabprobe.runtime.Shutdown;
+import org.fabprobe.runtime.ThisJvm;
+import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.Transports;
 
 /**

@@ -3,9 +3,9 @@ package org.fabprobe.launch;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import org.fabprobe.transport.TransportName;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
+import org.fabprobe.transport.TransportName;
 
 /**
  * Which {@link Rendezvous} a run uses, chosen once from the transport and the options: the

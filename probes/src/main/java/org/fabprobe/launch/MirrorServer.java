@@ -1,6 +1,5 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.runtime.Shutdown;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -19,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.runtime.Shutdown;
 
 /**
  * {@code fabprobe mirror --listen [ADDR:]PORT}: serves measure processes one session after
@@ -160,7 +160,8 @@ public final class MirrorServer {
         }
     }
 
-    private record Outcome(boolean authenticated, boolean served, int exitCode) {}
+    /** How a client ended: {@code served} when it authenticated and had its session. */
+    private record Outcome(boolean served, int exitCode) {}
 
     /** Counts a handshake from {@code from} in, if that address and the mirror have room for it. */
     private synchronized boolean admit(InetAddress from) {
@@ -189,7 +190,7 @@ public final class MirrorServer {
         } catch (IOException e) {
             log(who + ": " + e.getMessage());
             closeQuietly(client);
-            return new Outcome(false, false, ExitCode.PEER_TIMEOUT);
+            return new Outcome(false, ExitCode.PEER_TIMEOUT);
         }
         try (channel; Shutdown.Guard guard = Shutdown.guard(() -> {})) {
             TcpRendezvous rv;
@@ -198,10 +199,10 @@ public final class MirrorServer {
                 rv = TcpRendezvous.accept(channel, config.secret());
             } catch (FabprobeException e) {
                 if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) logAlways(who + ": not served: " + e.getMessage());
-                return new Outcome(false, false, e.exitCode());
+                return new Outcome(false, e.exitCode());
             } catch (RuntimeException e) {
                 log(who + ": not served: " + e.getClass().getSimpleName() + ": " + e.getMessage());
-                return new Outcome(false, false, ExitCode.PEER_REFUSED);
+                return new Outcome(false, ExitCode.PEER_REFUSED);
             } finally {
                 handshakeOver.run();
             }
@@ -210,7 +211,7 @@ public final class MirrorServer {
                 // closing now would reset the connection under the client's next write and lose the line
                 channel.peerClosedWithin(HANDSHAKE_MS);
                 log(who + ": refused: busy with another session");
-                return new Outcome(true, false, ExitCode.PEER_REFUSED);
+                return new Outcome(false, ExitCode.PEER_REFUSED);
             }
             try {
                 return session(rv, who);
@@ -228,19 +229,19 @@ public final class MirrorServer {
             SessionSpec spec = Session.serveMirror(rv, config.sourceAddress(), () -> {});
             log(who + " (" + rv.peerHost().getOrDefault("hostname", "?") + "): " + patternName(spec) + " on "
                     + spec.transport() + " done in " + Math.round((System.nanoTime() - start) / 1e6) + " ms");
-            return new Outcome(true, true, ExitCode.OK);
+            return new Outcome(true, ExitCode.OK);
         } catch (FabprobeException e) {
             // a local child's measure reports its own failures, but not its own death
             if (!config.quiet() || e.exitCode() == ExitCode.PEER_TIMEOUT) logAlways(who + ": " + e.getMessage());
-            return new Outcome(true, true, e.exitCode());
+            return new Outcome(true, e.exitCode());
         } catch (RuntimeException e) {
             log(who + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            return new Outcome(true, true, ExitCode.TRANSPORT_ERROR);
+            return new Outcome(true, ExitCode.TRANSPORT_ERROR);
         } catch (LinkageError e) { // a native library that does not load (the measure side says so too): one line
             Throwable root = e;
             while (root.getCause() != null) root = root.getCause();
             log(who + ": native library missing: " + root.getMessage());
-            return new Outcome(true, true, ExitCode.MISSING_DEPENDENCY);
+            return new Outcome(true, ExitCode.MISSING_DEPENDENCY);
         } finally {
             Leftovers.removeDead();
         }

@@ -1,6 +1,5 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.runtime.Shutdown;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,12 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.fabprobe.runtime.ThisJvm;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.Progress;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.runtime.Shutdown;
+import org.fabprobe.runtime.ThisJvm;
 import org.fabprobe.transport.mpi.MpiSelection;
 
 /**

@@ -1,17 +1,17 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.transport.TransportName;
-import org.fabprobe.runtime.CpuAffinity;
-import org.fabprobe.runtime.Shutdown;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.clock.Clock;
-import org.fabprobe.runtime.CompilerThreads;
 import org.fabprobe.pattern.Await;
+import org.fabprobe.runtime.CompilerThreads;
+import org.fabprobe.runtime.CpuAffinity;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
+import org.fabprobe.transport.TransportName;
 
 /**
  * One measurement between measure and mirror, the same steps over every {@link Rendezvous}:

@@ -1,10 +1,10 @@
 package org.fabprobe.launch;
 
-import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.ExitCode;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.runtime.CpuWait;
 import org.fabprobe.runtime.ProcessExit;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.runtime.ThreadIds;
 
 /**

@@ -8,10 +8,10 @@ import java.util.List;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.pattern.Await;
-import org.fabprobe.transport.Control;
 import org.fabprobe.pattern.Disturbances;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.mpi.ControlPlane;
 

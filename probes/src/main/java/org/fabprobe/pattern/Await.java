@@ -1,8 +1,8 @@
 package org.fabprobe.pattern;
 
 import org.fabprobe.clock.Clock;
-import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.runtime.CpuWait;
+import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 

@@ -1,10 +1,10 @@
 package org.fabprobe.pattern;
 
-import org.fabprobe.transport.Control;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
 import org.fabprobe.runtime.ThisJvm;
+import org.fabprobe.transport.Control;
 
 /**
  * The JIT warm-up both halves of a pattern run before timing: batches of untimed rounds

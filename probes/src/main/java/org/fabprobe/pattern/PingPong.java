@@ -1,9 +1,9 @@
 package org.fabprobe.pattern;
 
-import org.fabprobe.transport.Control;
 import java.util.Arrays;
 import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 
 /**
@@ -176,8 +176,9 @@ public final class PingPong {
      * A preemption delays one round trip, however long it lasts: the median moves only when
      * more were hit than the median's own 95 % interval spans (about 3 % of the ranks at 1000
      * round trips). A CPU shared with a busy process (or measure and mirror on one CPU) hits
-     * most of them; on an idle 2-CPU host the JVMs' own compilations and wake-ups hit 1-2 %. How long the threads waited for a CPU is reported, not judged: one long
-     * preemption inflates one sample.
+     * most of them; on an idle 2-CPU host the JVMs' own compilations and wake-ups hit 1-2 %.
+     * How long the threads waited for a CPU is reported, not judged: one long preemption
+     * inflates one sample.
      */
     static boolean disturbed(Disturbances.Reading mine, Disturbances.Reading peer, int roundTrips) {
         long hits = mine.preemptions() + peer.preemptions() + mine.missedDeadlines() + peer.missedDeadlines();

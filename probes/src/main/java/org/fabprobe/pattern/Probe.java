@@ -1,9 +1,9 @@
 package org.fabprobe.pattern;
 
-import org.fabprobe.transport.Control;
 import java.util.stream.LongStream;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.pattern.PingPong.Calls;
+import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 
 /**

@@ -1,9 +1,9 @@
 package org.fabprobe.report;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.method.CollectivesMethod.Point;
 import org.fabprobe.method.CollectivesMethod.Result;

@@ -1,10 +1,10 @@
 package org.fabprobe.report;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairFit;

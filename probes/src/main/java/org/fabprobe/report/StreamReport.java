@@ -1,9 +1,9 @@
 package org.fabprobe.report;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.Stats;

@@ -2,9 +2,9 @@ package org.fabprobe.api;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.time.Duration;
 import org.fabprobe.api.Durations;
 import org.fabprobe.api.SizeList;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class SizeListTest {

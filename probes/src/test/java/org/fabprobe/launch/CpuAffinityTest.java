@@ -3,8 +3,8 @@ package org.fabprobe.launch;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import org.fabprobe.runtime.CpuAffinity;
 import java.util.stream.IntStream;
+import org.fabprobe.runtime.CpuAffinity;
 import org.junit.jupiter.api.Test;
 
 /** Pinning runs on throwaway threads, so the test runner's own thread stays unpinned. */

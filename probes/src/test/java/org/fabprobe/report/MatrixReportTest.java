@@ -2,7 +2,6 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import org.fabprobe.api.RunFacts;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import javax.imageio.ImageIO;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;

@@ -2,10 +2,10 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;

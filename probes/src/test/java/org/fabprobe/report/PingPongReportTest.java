@@ -2,14 +2,14 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import org.fabprobe.api.PingPongAnalysis;
-import org.fabprobe.api.PingPongResult;
-import org.fabprobe.api.SizePoint;
-import org.fabprobe.api.RunFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.fabprobe.api.PingPongAnalysis;
+import org.fabprobe.api.PingPongResult;
+import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.SizePoint;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
