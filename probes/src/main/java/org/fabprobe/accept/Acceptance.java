@@ -18,12 +18,12 @@ import org.fabprobe.result.ResultJson;
  * document), reads every check's figure from its measurement and judges it.
  */
 public final class Acceptance {
-    /** Runs one fabprobe command line in this process and returns what it wrote. */
+    /** Runs one fabprobe command line in this process and returns its typed document. */
     public interface Runner {
         Result run(List<String> args);
 
-        /** Exit code, stdout (the --json document) and the error line it printed, if any. */
-        record Result(int exitCode, String stdout, String error) {}
+        /** Exit code, the command's document (null unless it succeeded) and the error line it printed, if any. */
+        record Result(int exitCode, Object document, String error) {}
     }
 
     private Acceptance() {}
@@ -44,6 +44,7 @@ public final class Acceptance {
             n++;
             JsonNode reused = earlier.get(m.commandLine());
             AcceptDocument.Measurement record;
+            Object fresh = null; // the typed document of a run made now
             if (reused != null) {
                 log.printf(Locale.ROOT, "accept: %d/%d from the earlier run: fabprobe %s%n", n, plan.size(), m.commandLine());
                 record = new AcceptDocument.Measurement(m.id(), m.command(), m.transport(), m.args(), 0, null, 0, true, reused);
@@ -53,24 +54,17 @@ public final class Acceptance {
                 Runner.Result r = runner.run(m.args());
                 if (r.exitCode() == ExitCode.INTERRUPTED) throw new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
                 double wall = (System.nanoTime() - t0) / 1e9;
-                JsonNode document = null;
                 String error = r.exitCode() == 0 ? null : (r.error() == null ? "exit " + r.exitCode() : r.error());
-                if (r.exitCode() == 0) {
-                    try {
-                        String text = r.stdout();
-                        int brace = text.indexOf('{'); // a launcher may print a line of its own first
-                        document = ResultJson.tree(text.substring(Math.max(brace, 0)));
-                    } catch (RuntimeException e) {
-                        error = "unreadable result: " + e.getMessage();
-                    }
-                }
+                if (r.exitCode() == 0 && r.document() == null) error = "no result";
+                JsonNode document = error == null ? ResultJson.toTree(r.document()) : null;
                 record = new AcceptDocument.Measurement(m.id(), m.command(), m.transport(), m.args(), r.exitCode(), error,
                         wall, false, document);
+                fresh = error == null ? Figures.typed(m.command(), r.document(), document) : null;
             }
             measured.add(record);
-            Object typed = null;
+            Object typed = fresh;
             String problem = record.error();
-            if (problem == null) {
+            if (problem == null && typed == null) {
                 try {
                     typed = Figures.parse(m.command(), ResultJson.write(record.document()));
                 } catch (RuntimeException e) {

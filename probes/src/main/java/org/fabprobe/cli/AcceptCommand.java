@@ -18,7 +18,7 @@ import org.fabprobe.accept.Plan;
 import org.fabprobe.accept.Spec;
 import org.fabprobe.accept.SpecReader;
 import org.fabprobe.launch.HostFacts;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.result.AcceptDocument;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;
@@ -62,7 +62,7 @@ final class AcceptCommand implements Callable<Integer> {
         if (!inconclusive.equals("fail") && !inconclusive.equals("pass")) {
             throw new IllegalArgumentException("--inconclusive must be fail or pass, not '" + inconclusive + "'");
         }
-        if (MpiLauncher.underLauncher()) {
+        if (LocalLauncher.underLauncher()) {
             throw new FabprobeException(ExitCode.USAGE, "accept runs on one host (local mirrors, MPI launched by itself) or"
                     + " against a mirror by hand (peer: in the spec), not under a launcher");
         }
@@ -78,8 +78,8 @@ final class AcceptCommand implements Callable<Integer> {
 
         AcceptDocument doc = Acceptance.run(spec, specFile.toString(), plan,
                 args -> {
-                    NestedRun.Result r = NestedRun.run(args);
-                    return new Acceptance.Runner.Result(r.exitCode(), r.stdout(), r.error());
+                    Delivery.Measured r = Delivery.measure(args);
+                    return new Acceptance.Runner.Result(r.exitCode(), r.document(), r.error());
                 },
                 earlier, inconclusive.equals("pass"), "fabprobe " + Main.version(), Host.of(HostFacts.collect()), System.err);
         if (junit != null) Output.write(junit, JUnitXml.of(doc));

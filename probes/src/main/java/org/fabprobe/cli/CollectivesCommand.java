@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
 /**
  * `fabprobe collectives`: MPI collectives for p processes by the method of Santos et al.;
  * t0(p), r_inf(p), n_1/2 per operation. In local mode it starts the MPI's launcher once per p
- * (rank 0 hands its result back in a file) and reports all of them together; under a launcher
+ * (rank 0 hands its result back to this process) and reports all of them together; under a launcher
  * started by hand it measures the world size.
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true, sortOptions = false,
@@ -83,9 +83,6 @@ final class CollectivesCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
     Path plot;
 
-    @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its result here for the launching command.")
-    Path part;
-
     @Override
     public Integer call() throws IOException {
         if (!TransportName.isMpiSelection(transport)) {
@@ -113,38 +110,29 @@ final class CollectivesCommand implements Callable<Integer> {
         long start = System.nanoTime();
         List<CollectivesMethod.Result> results = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        if (MpiLauncher.underLauncher()) {
+        if (LocalLauncher.underLauncher()) {
             CollectivesMethod.Result r = measureWorld(settings, largest);
             if (r == null) return ExitCode.OK; // ranks other than 0 report nothing
-            if (part != null) {
-                Files.writeString(part, CollectivesReport.part(r));
+            if (LocalLauncher.replyWanted()) { // one launch of the local mode: its p goes back to the launching command
+                LocalLauncher.reply(CollectivesReport.part(r));
                 return ExitCode.OK;
             }
             if (procs != null) notes.add("under an MPI launcher: measured the world size p = " + r.procs() + " only (--procs ignored)");
             results.add(r);
         } else {
             int cpus = Runtime.getRuntime().availableProcessors();
-            Path dir = Files.createTempDirectory("fabprobe-collectives");
             // drawn here, between launches: every timed process is a rank of its own
             var steps = org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
             try {
                 for (int p : procsList) {
                     steps.next("p = " + p + " (one launch of " + p + " ranks)", -1);
-                    Path file = dir.resolve("p" + p + ".json");
-                    int code = MpiLauncher.relaunch(childArgs(operations, file), selection, p, System.out, System.err);
-                    if (code != ExitCode.OK) return code; // the ranks printed why
-                    if (!Files.exists(file)) {
-                        throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "collectives: the " + p + " ranks ended without a result");
-                    }
-                    results.add(CollectivesReport.parsePart(Files.readString(file)));
+                    // the same command line: under the launcher it measures the world size, p
+                    String part = LocalLauncher.runForReply(Main.currentArgs(), selection, p, System.out, System.err);
+                    results.add(CollectivesReport.parsePart(part));
                     if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
                 }
             } finally {
                 org.fabprobe.Progress.end();
-                try (var files = Files.list(dir)) {
-                    for (Path f : files.toList()) Files.deleteIfExists(f);
-                }
-                Files.deleteIfExists(dir);
             }
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
@@ -153,7 +141,7 @@ final class CollectivesCommand implements Callable<Integer> {
         facts.put("sizes", SizeList.asList(sizeList));
         facts.put("operations", operations.stream().map(o -> o.id).toList());
         facts.put("procs", results.stream().map(CollectivesMethod.Result::procs).toList());
-        facts.put("launch", MpiLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)");
+        facts.put("launch", LocalLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)");
         facts.put("warmup", warmup);
         facts.put("jit_warmup", jitWarmup);
         facts.put("repetition", "MPI_Barrier, then each rank times its call minus one clock read; the maximum over ranks (MPI_Allreduce MAX, untimed)");
@@ -166,9 +154,10 @@ final class CollectivesCommand implements Callable<Integer> {
                 results.getFirst().transportFacts(), facts, Host.of(HostFacts.collect()), java.util.Map.of(), Clock.facts(), startedAt);
         var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
 
+        CollectivesDocument document = CollectivesReport.document(context);
+        if (Delivery.handOver(document)) return ExitCode.OK;
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
-        CollectivesDocument document = CollectivesReport.document(context);
         if (json != null) Output.write(json, ResultJson.write(document));
         if (plot != null) Plots.write(document, plot);
         if (csv != null) Output.write(csv, CollectivesReport.csv(context));
@@ -211,20 +200,11 @@ final class CollectivesCommand implements Callable<Integer> {
         int limit = Math.max(8, 2 * cpus);
         for (int p : set) {
             if (p < 2) throw new IllegalArgumentException("--procs: a collective needs p >= 2, not " + p);
-            if (p > limit && !MpiLauncher.underLauncher()) {
+            if (p > limit && !LocalLauncher.underLauncher()) {
                 throw new IllegalArgumentException("--procs: at most " + limit + " ranks on this machine (" + cpus
                         + " CPUs) in local mode; start fabprobe under mpirun/srun for more");
             }
         }
         return set.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** The same measurement for one launch; its rank 0 writes {@code file}. */
-    private String[] childArgs(List<Operation> operations, Path file) {
-        return new String[] {"collectives", "-t", transport, "-s", sizes,
-                "--ops", String.join(",", operations.stream().map(o -> o.id).toList()), "--warmup", Integer.toString(warmup),
-                "--jit-warmup", jitWarmup,
-                "--ci", Double.toString(method.ciPercent), "--batch", Integer.toString(method.batch),
-                "--max-reps", Integer.toString(method.maxReps), "--time-cap", method.timeCap, "--part", file.toString()};
     }
 }

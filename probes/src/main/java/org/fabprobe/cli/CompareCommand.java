@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.transport.TransportName;
-import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.result.CompareDocument;
@@ -17,7 +16,7 @@ import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.result.Value;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Option;
  * `fabprobe compare`: one method on a raw transport and on MPI over the same transport; per
  * size range raw, MPI and the difference (the MPI library's own overhead), each with its 95 %
  * uncertainty. It runs the two measurements as the ordinary commands would (raw in local
- * mode, MPI as two ranks under mpirun) and reads their JSON.
+ * mode, MPI as two ranks under mpirun) and takes their typed documents.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Raw transport vs MPI over the same transport: L, o_s, o_r, g, G of both and their difference",
@@ -79,7 +78,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
         }
         String startedAt = Instant.now().toString();
-        if (MpiLauncher.underLauncher()) {
+        if (LocalLauncher.underLauncher()) {
             // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
             // settings, and the raw run's bootstrap uses that same world
             if (MpiWorld.open(mpiTransport).rank() != 0) {
@@ -99,6 +98,7 @@ final class CompareCommand implements Callable<Integer> {
         flags.addAll(ucxFlags(ucx));
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
                 selection.environment(), "nonblocking", calls, callsNote(), ucx, rows, flags, rawDoc, mpiDoc, rawAgain);
+        if (Delivery.handOver(doc)) return 0; // accept measures through compare
         if (plot != null) Plots.write(doc, plot);
         if (json != null) {
             Output.write(json, ResultJson.write(doc));
@@ -108,22 +108,16 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Runs the method as its own command would (in this process: {@link NestedRun}) and reads its JSON document. */
+    /** Runs the method as its own command would, in this process, and takes its typed document ({@link Delivery}). */
     private MethodDocument measure(String transport, String callStyle) {
         List<String> args = new ArrayList<>(List.of(method, "-t", transport, "-s", sizes, "--timeout", timeout,
-                "--calls", callStyle, "--json", "-"));
+                "--calls", callStyle));
         if (quiet) args.add("--quiet");
-        NestedRun.Result run = NestedRun.run(args);
+        Delivery.Measured run = Delivery.measure(args);
         int code = run.exitCode();
         if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
         if (MpiWorld.currentRank() > 0) return null; // not rank 0: nothing to read
-        String text = run.stdout();
-        int start = text.indexOf('{'); // a launcher may print a line of its own first
-        try {
-            return ResultJson.read(text.substring(Math.max(start, 0)), MethodDocument.class);
-        } catch (RuntimeException e) {
-            throw new FabprobeException(ExitCode.TRANSPORT_ERROR, "compare: unreadable result from " + transport + ": " + e.getMessage());
-        }
+        return (MethodDocument) run.document();
     }
 
     /** Each MPI range against the raw ranges (before and after) that hold its first size. */

@@ -4,7 +4,7 @@ import org.fabprobe.transport.TransportName;
 import org.fabprobe.launch.Leftovers;
 import org.fabprobe.launch.LocalMirror;
 import org.fabprobe.launch.MirrorServer;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.launch.Session;
 import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -95,13 +95,13 @@ public final class Main {
                 return report(e);
             }
         }
-        String transport = MpiLauncher.transportArgument(args);
+        String transport = LocalLauncher.transportArgument(args);
         // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
         boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
                 || args[0].equals("matrix"));
-        if (TransportName.isMpiSelection(transport) && !MpiLauncher.underLauncher() && !launchesItself) {
-            try { // local mode over MPI: this same command line, as two ranks
-                return MpiLauncher.relaunch(args, MpiSelection.parse(transport), System.out, System.err);
+        if (TransportName.isMpiSelection(transport) && !LocalLauncher.underLauncher() && !launchesItself) {
+            try {
+                return runAsTwoRanks(args, MpiSelection.parse(transport));
             } catch (RuntimeException e) {
                 return report(e);
             }
@@ -110,14 +110,36 @@ public final class Main {
         CommandLine cli = commandLine(args);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
         depth++;
+        String[] outer = ARGS.get();
+        ARGS.set(args);
         try {
             return cli.execute(args);
         } catch (LinkageError e) { // a binding class whose library failed to load: picocli passes Errors through
             return report(e);
         } finally {
+            ARGS.set(outer);
             LocalMirror.discardPrestarted(); // if this run did not meet it
             if (--depth == 0) leaveMpi();
         }
+    }
+
+    /**
+     * A pair command over MPI in local mode: this same command line as two ranks. They print
+     * their result, or reply it when a caller in this process measures ({@link Delivery}).
+     */
+    private static int runAsTwoRanks(String[] args, MpiSelection selection) {
+        if (!Delivery.measuring()) return LocalLauncher.run(args, selection, 2, false, System.out, System.err).exitCode();
+        String reply = LocalLauncher.runForReply(args, selection, 2, System.out, System.err);
+        Delivery.handOver(Delivery.read(args[0], reply));
+        return ExitCode.OK;
+    }
+
+    /** The command line of the run in progress on this thread (compare's runs nest in its own). */
+    private static final ThreadLocal<String[]> ARGS = new ThreadLocal<>();
+
+    /** The command line being run: what {@link LocalLauncher} gives the ranks it starts for this command. */
+    static String[] currentArgs() {
+        return ARGS.get().clone();
     }
 
     /** Nested runs (compare runs two commands) share MPI; only the outermost leaves it. */
@@ -135,10 +157,15 @@ public final class Main {
     /** One line on stderr and a distinct exit code, never a stack trace. */
     static int report(Throwable e) {
         if (e instanceof Session.NotMeasure) return ExitCode.OK; // a launcher's mirror or idle rank: nothing to say
+        if (e instanceof LocalLauncher.RanksFailed f) { // the ranks printed why
+            Delivery.noteError(f.getMessage());
+            return f.exitCode();
+        }
         org.fabprobe.Progress.end(); // the error line starts on a clean line
         String missing = missingLibrary(e);
         if (missing != null) { // before the IllegalArgumentException test: libraryLookup throws one
             System.err.println("fabprobe: native library missing: " + missing + installHint(missing));
+            Delivery.noteError("native library missing: " + missing);
             if (Boolean.getBoolean("fabprobe.debug")) e.printStackTrace();
             return ExitCode.MISSING_DEPENDENCY;
         }
@@ -161,6 +188,7 @@ public final class Main {
             message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
         }
         System.err.println("fabprobe: " + message);
+        Delivery.noteError(message);
         if (Boolean.getBoolean("fabprobe.debug")) e.printStackTrace();
         return code;
     }

@@ -1,9 +1,6 @@
 package org.fabprobe.cli;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +19,7 @@ import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.plot.Plots;
@@ -119,9 +116,6 @@ public final class MatrixCommand implements Callable<Integer> {
             description = "Also draw the latency and bandwidth heatmaps: FILE.png or FILE.svg.")
     Path plot;
 
-    @Option(names = "--part", hidden = true, description = "Internal: rank 0 writes its document here and prints nothing.")
-    Path part;
-
     /**
      * What to measure.
      *
@@ -131,55 +125,29 @@ public final class MatrixCommand implements Callable<Integer> {
      * @param outlierRatio  ... and beyond this factor
      * @param localRanks    ranks to start when not under a launcher
      */
-    public record Request(String transport, MatrixMethod.Settings settings, double outlierK, double outlierRatio, int localRanks) {}
-
-    /**
-     * The matrix from Java (acceptance checks): under a launcher this process takes part as its
-     * rank and rank 0 gets the document (other ranks: empty); otherwise the MPI's launcher runs
-     * {@code localRanks} ranks of {@code fabprobe matrix} and their document is read back.
-     */
-    public static Optional<MatrixDocument> measure(Request request) throws IOException {
-        checkTransportName(request.transport());
-        if (MpiLauncher.underLauncher()) return measureHere(request, List.of());
-        Path dir = Files.createTempDirectory("fabprobe-matrix");
-        Path file = dir.resolve("matrix.json");
-        try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
-            List<String> args = new ArrayList<>(childArgs(request));
-            args.addAll(List.of("--part", file.toString()));
-            int code = MpiLauncher.relaunch(args.toArray(String[]::new), controlSelection(request.transport()), request.localRanks(),
-                    quiet, System.err);
-            if (code != 0) throw new FabprobeException(code, "matrix: the launched ranks failed (exit " + code + ")");
-            return Optional.of(ResultJson.read(Files.readString(file), MatrixDocument.class));
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
-        }
-    }
+    record Request(String transport, MatrixMethod.Settings settings, double outlierK, double outlierRatio, int localRanks) {}
 
     @Override
     public Integer call() throws IOException {
         Request request = request();
-        if (!MpiLauncher.underLauncher()) {
+        MatrixDocument doc;
+        if (!LocalLauncher.underLauncher()) {
             int limit = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
-            int n = ranks == null ? 4 : ranks;
+            int n = request.localRanks();
             if (n < 2 || n > limit) {
                 throw new IllegalArgumentException("--ranks must be 2.." + limit + " in local mode; start fabprobe under mpirun/srun for more");
             }
-            List<String> args = new ArrayList<>(childArgs(request));
-            if (json != null) args.addAll(List.of("--json", json.toString()));
-            if (csv != null) args.addAll(List.of("--csv", csv.toString()));
-            if (plot != null) args.addAll(List.of("--plot", plot.toString()));
-            return MpiLauncher.relaunch(args.toArray(String[]::new), controlSelection(transport), n, System.out, System.err);
+            // the same command line as n ranks; rank 0 hands its document back
+            String reply = LocalLauncher.runForReply(Main.currentArgs(), controlSelection(transport), n, System.out, System.err);
+            doc = ResultJson.read(reply, MatrixDocument.class);
+        } else {
+            List<String> notes = new ArrayList<>();
+            if (ranks != null && !LocalLauncher.replyWanted()) notes.add("under an MPI launcher the world's ranks take part (--ranks ignored)");
+            Optional<MatrixDocument> result = measureHere(request, notes);
+            if (result.isEmpty()) return ExitCode.OK; // ranks other than 0 report nothing
+            doc = result.get();
         }
-        List<String> notes = new ArrayList<>();
-        if (ranks != null) notes.add("under an MPI launcher the world's ranks take part (--ranks ignored)");
-        Optional<MatrixDocument> result = measureHere(request, notes);
-        if (result.isEmpty()) return ExitCode.OK; // ranks other than 0 report nothing
-        MatrixDocument doc = result.get();
-        if (part != null) {
-            Files.writeString(part, MatrixReport.json(doc));
-            return ExitCode.OK;
-        }
+        if (Delivery.handOver(doc)) return ExitCode.OK;
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(MatrixReport.table(doc));
         Output.write(json, MatrixReport.json(doc));
@@ -320,18 +288,5 @@ public final class MatrixCommand implements Callable<Integer> {
         String chosen = System.getenv("FABPROBE_MPI");
         Mpi.Implementation impl = chosen == null || chosen.isBlank() ? Mpi.Implementation.OPENMPI : Mpi.Implementation.of(chosen.strip());
         return MpiSelection.bootstrap(impl);
-    }
-
-    /** This same measurement, for the ranks of a local-mode launch. */
-    private static List<String> childArgs(Request r) {
-        MatrixMethod.Settings s = r.settings();
-        return List.of("matrix", "-t", r.transport(), "--mode", s.mode().label(), "--latency-size", Long.toString(s.latencyBytes()),
-                "--bandwidth-size", Long.toString(s.bandwidthBytes()), "--reps", Integer.toString(s.latencyReps()),
-                "--bandwidth-reps", Integer.toString(s.bandwidthReps()), "--warmup", Integer.toString(s.warmup()),
-                "--bandwidth-warmup", Integer.toString(s.bandwidthWarmup()), "--jit-warmup", Integer.toString(s.jitRounds()),
-                "--outlier-k", Double.toString(r.outlierK()), "--outlier-ratio", Double.toString(r.outlierRatio()),
-                "--timeout", (s.timeoutNs() / 1_000_000) + "ms", "--retries", Integer.toString(s.retries()),
-                "--method", s.loggpSizes() == null ? "pingpong" : "plogp", "--plogp-sizes", s.loggpSizes() == null ? "0..16K"
-                        : SizeList.asList(s.loggpSizes()).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
     }
 }

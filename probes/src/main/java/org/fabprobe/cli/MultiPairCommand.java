@@ -16,11 +16,12 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
-import org.fabprobe.launch.MpiLauncher;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairModel;
 import org.fabprobe.report.MultiPairReport;
+import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
 /**
  * `fabprobe multipair`: IMB PingPong in multi mode with k pairs at once, and Hager and
  * Wellein's model fitted to it. Under a launcher the world is the 2k ranks; in local mode the
- * command starts the MPI's launcher with 2 x --pairs ranks running this same measurement.
+ * command starts the MPI's launcher with 2 x --pairs ranks running this same measurement, and
+ * reports what their rank 0 hands back.
  */
 @Command(name = "multipair", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Multi-pair ping-pong (IMB PingPong multi mode): k pairs at once, rank i < k with rank i + k;",
@@ -100,45 +102,53 @@ final class MultiPairCommand implements Callable<Integer> {
         long[] counts = new long[sizeList.length];
         for (int i = 0; i < sizeList.length; i++) counts[i] = MultiPairModel.imbRepetitions(sizeList[i], reps, vol);
 
-        if (!MpiLauncher.underLauncher()) {
+        String startedAt = Instant.now().toString();
+        long start = System.nanoTime();
+        MultiPairMethod.Result result;
+        List<String> notes = new ArrayList<>();
+        boolean localMode = !LocalLauncher.underLauncher();
+        if (localMode) {
             int k = pairs == null ? 2 : pairs;
             int limit = Math.max(4, Runtime.getRuntime().availableProcessors());
             if (k < 1 || k > limit) {
                 throw new IllegalArgumentException("--pairs must be 1.." + limit + " in local mode (2K ranks on "
                         + Runtime.getRuntime().availableProcessors() + " CPUs); start fabprobe under mpirun/srun for more");
             }
-            return MpiLauncher.relaunch(childArgs(), selection, 2 * k, System.out, System.err);
+            // the same command line as 2k ranks; rank 0 hands its result back
+            String reply = LocalLauncher.runForReply(Main.currentArgs(), selection, 2 * k, System.out, System.err);
+            result = ResultJson.read(reply, MultiPairMethod.Result.class);
+        } else {
+            MpiWorld world = MpiWorld.open(transport); // left at the end of the run (cli.Main)
+            if (world.size() < 2 || world.size() % 2 != 0) {
+                if (world.rank() != 0) return ExitCode.OK; // rank 0 says why, once, and sets the exit code
+                throw new FabprobeException(ExitCode.USAGE, "multipair needs an even number of ranks (2k for k pairs), not "
+                        + world.size());
+            }
+            MultiPairMethod method = new MultiPairMethod(world.mpi(), world.rank(), world.size(), (int) sizeList[sizeList.length - 1]);
+            try {
+                // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
+                var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
+                        : org.fabprobe.Steps.NONE;
+                result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts(), steps);
+                world.mpi().barrier();
+            } finally {
+                method.close();
+            }
+            if (result == null) return ExitCode.OK; // ranks other than 0 report nothing
+            if (LocalLauncher.replyWanted()) {
+                org.fabprobe.Progress.end();
+                LocalLauncher.reply(ResultJson.write(result));
+                return ExitCode.OK;
+            }
+            if (pairs != null && pairs != result.pairs()) {
+                notes.add("under an MPI launcher: the world's " + world.size() + " ranks give " + result.pairs() + " pairs (--pairs ignored)");
+            }
         }
-
-        String startedAt = Instant.now().toString();
-        long start = System.nanoTime();
-        MpiWorld world = MpiWorld.open(transport); // left at the end of the run (cli.Main)
-        if (world.size() < 2 || world.size() % 2 != 0) {
-            if (world.rank() != 0) return ExitCode.OK; // rank 0 says why, once, and sets the exit code
-            throw new FabprobeException(ExitCode.USAGE, "multipair needs an even number of ranks (2k for k pairs), not "
-                    + world.size());
-        }
-        MultiPairMethod method = new MultiPairMethod(world.mpi(), world.rank(), world.size(), (int) sizeList[sizeList.length - 1]);
-        MultiPairMethod.Result result;
-        try {
-            // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
-            var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
-                    : org.fabprobe.Steps.NONE;
-            result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts(), steps);
-            world.mpi().barrier();
-        } finally {
-            method.close();
-        }
-        if (result == null) return ExitCode.OK; // ranks other than 0 report nothing
         double wallSeconds = (System.nanoTime() - start) / 1e9;
-
-        List<String> notes = new ArrayList<>();
-        if (pairs != null && pairs != result.pairs()) {
-            notes.add("under an MPI launcher: the world's " + world.size() + " ranks give " + result.pairs() + " pairs (--pairs ignored)");
-        }
+        int ranks = 2 * result.pairs();
         int cpus = Runtime.getRuntime().availableProcessors();
-        if (world.size() > cpus) {
-            notes.add(world.size() + " ranks on " + cpus + " CPUs of this host: oversubscribed, loop times include scheduling");
+        if (ranks > cpus) {
+            notes.add(ranks + " ranks on " + cpus + " CPUs of this host: oversubscribed, loop times include scheduling");
         }
         Optional<MultiPairFit> fit = MultiPairReport.fit(result, fromBytes);
         if (result.pairs() != 2) {
@@ -162,29 +172,18 @@ final class MultiPairCommand implements Callable<Integer> {
                 + " MPI_Gather (untimed) to rank 0; T_b(x) = median over samples of the maximum over pairs");
         facts.put("fit", "relative least squares; profile over C (16 geometric steps between adjacent sizes) with B_r, T_1"
                 + " linear at each, then Levenberg-Marquardt (Hipparchus) on C, B_r, T_1; errors from its covariance");
-        facts.put("launch", "ranks " + world.size());
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "multipair", transport, world.facts(), facts,
+        facts.put("launch", "ranks " + ranks);
+        RunFacts run = new RunFacts("fabprobe " + Main.version(), "multipair", transport, result.transportFacts(), facts,
                 org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
         var context = new MultiPairReport.Context(run, result, fromBytes, fit, wallSeconds, notes);
 
         org.fabprobe.Progress.end();
+        if (Delivery.handOver(MultiPairReport.document(context))) return ExitCode.OK;
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(MultiPairReport.table(context));
         Output.write(json, MultiPairReport.json(context));
         Output.write(csv, MultiPairReport.csv(context));
         System.out.flush();
         return ExitCode.OK;
-    }
-
-    /** This same measurement, for the 2k ranks of a local-mode launch. */
-    private String[] childArgs() {
-        List<String> a = new ArrayList<>(List.of("multipair", "-t", transport, "-s", sizes, "--reps", Long.toString(reps),
-                "--volume", volume, "--samples", Integer.toString(samples), "--warmup", Integer.toString(warmup),
-                "--jit-warmup", jitWarmup));
-        if (fitFrom != null) a.addAll(List.of("--fit-from", fitFrom));
-        if (json != null) a.addAll(List.of("--json", json.toString()));
-        if (csv != null) a.addAll(List.of("--csv", csv.toString()));
-        if (quiet) a.add("--quiet");
-        return a.toArray(String[]::new);
     }
 }

@@ -95,9 +95,13 @@ final class SessionOptions {
         return settings().runFacts(command, facts, transportFacts, settings, startedAt);
     }
 
-    /** Prints the table unless JSON or CSV takes standard output, then writes the files and the picture. */
+    /**
+     * Prints the table unless JSON or CSV takes standard output, then writes the files and the
+     * picture; hands only the document over where someone waits for it ({@link Delivery}).
+     */
     void emit(String table, Object document, String csvText) throws IOException {
         Progress.end();
+        if (Delivery.handOver(document)) return; // a caller in this process or the launching process takes it
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(table);
         if (json != null) Output.write(json, ResultJson.write(document)); // no serializer start-up (~15 ms) for nothing

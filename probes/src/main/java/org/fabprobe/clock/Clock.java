@@ -56,6 +56,8 @@ public final class Clock {
      * then clamped to 0 (plogp read o_s = o_r = 0).
      */
     private static final int MIN_TICK1_BATCHES = 50;
+    /** A batch this much (5 %) cheaper than the cheapest so far restarts TICK1's settling time. */
+    private static final double TICK1_DROP = 0.05;
     /** Resolution: the share of the reads that must lie on the grid of the clock's quantum. */
     private static final double MIN_QUANTUM_SHARE = 0.75;
     /** No clock worth timing with advances by more than this (1 us at 1 GHz): larger steps are read costs. */
@@ -190,16 +192,20 @@ public final class Clock {
             // first ones run before the JIT has compiled now(), some are hit by interrupts): its
             // mean step is the read cost.
             double readCostNs = Double.MAX_VALUE;
-            long end = start.ns() + FACTS_NS, limit = start.ns() + FACTS_MAX_NS;
+            long end = start.ns() + FACTS_NS, limit = start.ns() + FACTS_MAX_NS, lastDrop = start.ns();
             int batches = 0;
             long[] reads = new long[TICK1_BATCH + 1];
             do {
-                for (int i = 0; i < reads.length; i++) reads[i] = now();
-                readCostNs = Math.min(readCostNs, toNs(reads[TICK1_BATCH] - reads[0]) / TICK1_BATCH);
-                batches++;
+                double batchNs = tick1Batch(reads);
                 long now = System.nanoTime();
+                if (batchNs < readCostNs * (1 - TICK1_DROP)) lastDrop = now;
+                readCostNs = Math.min(readCostNs, batchNs);
+                batches++;
                 if (now - limit > 0) break;
-                if (batches >= MIN_TICK1_BATCHES && now - end >= 0) break;
+                // done once the cheapest batch has held for as long as it took to find: a read cost
+                // still falling is now() not yet compiled (the compilers got no CPU on a busy host)
+                boolean settled = now - lastDrop >= lastDrop - start.ns();
+                if (batches >= MIN_TICK1_BATCHES && now - end >= 0 && settled) break;
             } while (true);
             long quantum = resolutionTicks();
             Pair stop = tightestPair(RDTSC, PAIR_NS);
@@ -210,6 +216,12 @@ public final class Clock {
         } catch (Throwable t) {
             throw new AssertionError(t); // RDTSC already ran during calibration
         }
+    }
+
+    /** One TICK1 batch: the mean step of back-to-back reads, in ns. */
+    private static double tick1Batch(long[] reads) {
+        for (int i = 0; i < reads.length; i++) reads[i] = now();
+        return toNs(reads[reads.length - 1] - reads[0]) / (reads.length - 1);
     }
 
     /** Keeps the spacing loop's work alive. */

@@ -14,11 +14,9 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.transport.Control;
-import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.mpi.MpiWorld;
 
 /**
@@ -43,7 +41,7 @@ final class LauncherRendezvous {
         }
 
         @Override
-        Rendezvous meet() {
+        Optional<Rendezvous> meet() {
             MpiWorld world = MpiWorld.bootstrap(launcher.mpi());
             rank = world.rank();
             size = world.size();
@@ -53,9 +51,9 @@ final class LauncherRendezvous {
             }
             long timeoutMs = Math.max(spec.timeout().toMillis(), 10_000);
             return switch (rank) {
-                case 0 -> measureSide(world, timeoutMs);
-                case 1 -> mirrorSide(world, timeoutMs);
-                default -> new Idle();
+                case 0 -> Optional.of(measureSide(world, timeoutMs));
+                case 1 -> Optional.of(mirrorSide(world, timeoutMs));
+                default -> Optional.empty(); // a rank beyond the pair takes no part
             };
         }
 
@@ -156,23 +154,5 @@ final class LauncherRendezvous {
             c.addAll(addresses);
             return c;
         }
-    }
-
-    /** A rank beyond the pair: nothing to do but leave with the others. */
-    private static final class Idle implements Rendezvous {
-        @Override public Role role() { return Role.IDLE; }
-        @Override public String peer() { return "rank 0"; }
-        @Override public void sendSession(SessionSpec spec) { throw new IllegalStateException(); }
-        @Override public SessionSpec receiveSession() { throw new IllegalStateException(); }
-        @Override public String localInterfaceAddress() { return ""; }
-        @Override public Transport openTransport(SessionSpec spec, String sourceNode) { throw new IllegalStateException(); }
-        @Override public byte[] exchangeAddresses(byte[] mine) { throw new IllegalStateException(); }
-        @Override public Control control() { throw new IllegalStateException(); }
-        @Override public void finish() { }
-        @Override public void fail(String message, int exitCode) { }
-        @Override public void phase(String phase) { }
-        @Override public boolean peerGone() { return false; }
-        @Override public Map<String, String> peerHost() { return Map.of(); }
-        @Override public void close() { }
     }
 }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -69,7 +70,7 @@ public final class LocalMirror extends Meeting {
             if (a.equals("--peer") || a.startsWith("--peer=") || a.equals("-h") || a.equals("--help")
                     || a.equals("-V") || a.equals("--version")) return;
         }
-        String transport = Objects.requireNonNullElse(MpiLauncher.transportArgument(args), DEFAULT_TRANSPORT);
+        String transport = Objects.requireNonNullElse(LocalLauncher.transportArgument(args), DEFAULT_TRANSPORT);
         if (TransportName.isMpi(transport)) return;
         try {
             Secret secret = Secret.generate();
@@ -119,7 +120,7 @@ public final class LocalMirror extends Meeting {
     }
 
     @Override
-    Rendezvous meet() {
+    Optional<Rendezvous> meet() {
         long timeoutMs = spec.timeout().toMillis();
         Child child = claimPrestarted(spec.transport());
         if (child != null) {
@@ -131,7 +132,7 @@ public final class LocalMirror extends Meeting {
             Transports.initializeInBackground(spec.transport()); // while the mirror starts
         }
         InetSocketAddress address = awaitAddress(Math.max(timeoutMs, 10_000));
-        return TcpRendezvous.connect(address, "the mirror process", secret, insecure, timeoutMs);
+        return Optional.of(TcpRendezvous.connect(address, "the mirror process", secret, insecure, timeoutMs));
     }
 
     /** Reads the child's "listening on ADDRESS:PORT" line; the rest of its output is discarded. */

@@ -3,6 +3,7 @@ package org.fabprobe.launch;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Optional;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.transport.TransportName;
@@ -28,8 +29,8 @@ abstract class Meeting implements AutoCloseable {
         return new LocalMirror(spec, peer.insecure());
     }
 
-    /** Meets the peer: connects, authenticates, or joins the launcher's ranks. */
-    abstract Rendezvous meet();
+    /** Meets the peer: connects, authenticates, or joins the launcher's ranks; empty on a rank beyond the pair (it idles). */
+    abstract Optional<Rendezvous> meet();
 
     /** How the peers met, for the report: "local", "peer 10.0.0.2:7470", "launcher Open MPI, ranks 0-1 of 2". */
     abstract String describe();
@@ -63,11 +64,11 @@ abstract class Meeting implements AutoCloseable {
         }
 
         @Override
-        Rendezvous meet() {
+        Optional<Rendezvous> meet() {
             org.fabprobe.transport.Transports.initializeInBackground(spec.transport()); // while the mirror answers
             Secret secret = Secret.fromFileOrEnvironment(peer.secretFile());
-            return TcpRendezvous.connect(address, "the mirror at " + TcpRendezvous.describe(address), secret, peer.insecure(),
-                    spec.timeout().toMillis());
+            return Optional.of(TcpRendezvous.connect(address, "the mirror at " + TcpRendezvous.describe(address), secret,
+                    peer.insecure(), spec.timeout().toMillis()));
         }
 
         @Override

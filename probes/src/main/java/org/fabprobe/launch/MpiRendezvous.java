@@ -1,6 +1,7 @@
 package org.fabprobe.launch;
 
 import java.util.Map;
+import java.util.Optional;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.transport.Control;
@@ -33,7 +34,7 @@ final class MpiRendezvous implements Rendezvous {
         }
 
         @Override
-        Rendezvous meet() {
+        Optional<Rendezvous> meet() {
             if (Launcher.detect() == null) {
                 throw new FabprobeException(ExitCode.USAGE, spec.transport() + ": not running under an MPI launcher");
             }
@@ -42,7 +43,8 @@ final class MpiRendezvous implements Rendezvous {
             if (size < 2) {
                 throw new FabprobeException(ExitCode.USAGE, spec.transport() + ": needs 2 ranks (measure and mirror), got 1");
             }
-            return new MpiRendezvous(world, spec);
+            // ranks 0 and 1 are measure and mirror; any others take no part
+            return world.rank() < 2 ? Optional.of(new MpiRendezvous(world, spec)) : Optional.empty();
         }
 
         @Override
@@ -53,11 +55,7 @@ final class MpiRendezvous implements Rendezvous {
 
     @Override
     public Role role() {
-        return switch (world.rank()) {
-            case 0 -> Role.MEASURE;
-            case 1 -> Role.MIRROR;
-            default -> Role.IDLE;
-        };
+        return world.rank() == 0 ? Role.MEASURE : Role.MIRROR;
     }
 
     @Override

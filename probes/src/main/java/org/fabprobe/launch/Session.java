@@ -55,14 +55,10 @@ public final class Session {
         if (chosen.measuresHere()) Clock.measureFactsInBackground(); // while the peer starts or answers
         try (Meeting meeting = chosen;
              Shutdown.Guard guard = Shutdown.guard(meeting::abandon);
-             Rendezvous rv = meet(meeting)) {
-            switch (rv.role()) {
-                case MIRROR -> {
-                    serveMirror(rv, peer.sourceAddress(), meeting::abandon);
-                    throw new NotMeasure();
-                }
-                case IDLE -> throw new NotMeasure();
-                case MEASURE -> { }
+             Rendezvous rv = meet(meeting).orElseThrow(NotMeasure::new)) { // a rank beyond the pair: nothing to do
+            if (rv.role() == Role.MIRROR) {
+                serveMirror(rv, peer.sourceAddress(), meeting::abandon);
+                throw new NotMeasure();
             }
             try {
                 String node = peer.sourceAddress() != null ? peer.sourceAddress() : rv.localInterfaceAddress();
@@ -85,7 +81,7 @@ public final class Session {
     }
 
     /** Meets the peer; a signal meanwhile (the mirror killed under our feet) reads as what it is. */
-    private static Rendezvous meet(Meeting meeting) {
+    private static java.util.Optional<Rendezvous> meet(Meeting meeting) {
         try {
             return meeting.meet();
         } catch (RuntimeException e) {

@@ -58,6 +58,11 @@ public final class ResultJson {
         }
     }
 
+    /** A document as Jackson's tree, as {@link #write} would write it (accept keeps its measurements' documents so). */
+    public static com.fasterxml.jackson.databind.JsonNode toTree(Object document) {
+        return MAPPER.valueToTree(document);
+    }
+
     /** Any JSON as Jackson's tree (tests, schema validation). */
     public static com.fasterxml.jackson.databind.JsonNode tree(String text) {
         try {

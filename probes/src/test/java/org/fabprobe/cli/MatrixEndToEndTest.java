@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.fabprobe.ExitCode;
-import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
@@ -159,10 +158,13 @@ class MatrixEndToEndTest {
     }
 
     @Test
-    void javaCallersGetTheDocumentInLocalModeAndParallelRoundsWork() throws Exception {
-        var settings = new MatrixMethod.Settings(MatrixMethod.Mode.PARALLEL, 8, 100, 64 << 10, 10, 20, 2, 1000,
-                30_000_000_000L, 1, null);
-        var doc = MatrixCommand.measure(new MatrixCommand.Request("ofi:shm", settings, 5, 1.25, 3)).orElseThrow();
+    void inProcessCallersGetTheTypedDocumentAndParallelRoundsWork() throws Exception {
+        // as compare and accept measure: the launched ranks hand their document back, nothing is printed
+        Delivery.Measured run = Delivery.measure(List.of("matrix", "-t", "ofi:shm", "--mode", "parallel", "--ranks", "3",
+                "--latency-size", "8", "--bandwidth-size", "64K", "--reps", "100", "--bandwidth-reps", "10", "--warmup", "20",
+                "--bandwidth-warmup", "2", "--jit-warmup", "1000", "--timeout", "30s", "--retries", "1"));
+        assertEquals(0, run.exitCode(), run::toString);
+        MatrixDocument doc = (MatrixDocument) run.document();
         assertEquals(MatrixDocument.SCHEMA, doc.schema());
         assertEquals("parallel", doc.mode());
         assertEquals(3, doc.ranks());

@@ -60,7 +60,7 @@ class ProgressTest {
     void collectivesOneStepPerLaunch(@TempDir Path dir) throws Exception {
         String loud = onTerminal(dir, "collectives", "collectives", "-t", "mpi:openmpi/ob1:vader", "--procs", "2,3",
                 "--ops", "barrier,bcast", "-s", "8..64");
-        assertTrue(loud.matches("(?s).*\rcollectives mpi:openmpi/ob1:vader: p = 3 \\(one launch of 3 ranks\\)  2/2  \\d+ s elapsed.*"), loud);
+        assertTrue(loud.matches("(?s).*\rcollectives mpi:openmpi/ob1:vader: p = 3 \\(one launch of 3 ranks\\)  2/2  (\\d+ min )?\\d+ s elapsed.*"), loud);
         assertClearedBeforeTable(loud, "wall time");
     }
 
@@ -76,7 +76,7 @@ class ProgressTest {
 
     /** The k of every drawn step matching {@code what}, checking "k/total" (total -1: any). */
     private static List<Integer> steps(String out, String what, int total) {
-        Matcher m = Pattern.compile("\r(?:" + what + ")  (?<k>\\d+)/(?<total>\\d+)  \\d+ s elapsed  (~\\d+ s left)?\033\\[K").matcher(out);
+        Matcher m = Pattern.compile("\r(?:" + what + ")  (?<k>\\d+)/(?<total>\\d+)  (\\d+ min )?\\d+ s elapsed  (~(\\d+ min )?\\d+ s left)?\033\\[K").matcher(out);
         List<Integer> ks = new ArrayList<>();
         while (m.find()) {
             if (total >= 0) assertEquals(total, Integer.parseInt(m.group("total")), m.group());

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The local-mode MPI relay keeps rank 0's progress line (stderr) off its table (stdout). */
 class RelayTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-    private final MpiLauncher.Relay relay = new MpiLauncher.Relay(new PrintStream(out, true), new PrintStream(err, true));
+    private final LocalLauncher.Relay relay = new LocalLauncher.Relay(new PrintStream(out, true), new PrintStream(err, true));
 
     @Test
     void tableTextClearsAnOpenProgressLineAndLateLinesAreDropped() {
