@@ -14,6 +14,7 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.NativeEnvironment;
 import org.fabprobe.FabprobeException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -106,9 +107,13 @@ public final class Main {
                 return report(e);
             }
         }
-        LocalMirror.prestart(args); // its JVM starts while picocli parses
         CommandLine cli = commandLine(args);
+        cli.setParameterExceptionHandler((e, arguments) -> usageError(e, arguments));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
+        cli.setExecutionStrategy(parsed -> {
+            int refused = checkThenPrestart(parsed);
+            return refused != ExitCode.OK ? refused : new CommandLine.RunLast().execute(parsed);
+        });
         depth++;
         try {
             return cli.execute(args);
@@ -118,6 +123,52 @@ public final class Main {
             LocalMirror.discardPrestarted(); // if this run did not meet it
             if (--depth == 0) leaveMpi();
         }
+    }
+
+    /**
+     * Checks a parsed command that meets a mirror, then starts its local mirror: that JVM starts
+     * while this one loads the command and the transport, and a bad command line starts none.
+     * Returns the exit code of a refused command line, else OK.
+     */
+    private static int checkThenPrestart(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) return ExitCode.OK; // help runs no command
+            last = p;
+        }
+        if (!(last.commandSpec().userObject() instanceof MeetsMirror command)) return ExitCode.OK;
+        try {
+            command.session().check();
+            command.check();
+        } catch (RuntimeException e) {
+            return report(e);
+        }
+        if (command.session().peer == null) LocalMirror.prestart(command.session().transport);
+        return ExitCode.OK;
+    }
+
+    /** One line and where to read more: picocli's whole usage after the error buries the mistake. */
+    static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine where = e.getCommandLine();
+        if (args.length == 0) { // a bare 'fabprobe': the usage is the answer
+            System.err.println("fabprobe: name a command");
+            where.usage(System.err);
+            return ExitCode.USAGE;
+        }
+        String hint = "see '" + where.getCommandSpec().qualifiedName() + " --help'";
+        String message;
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String argument = u.getUnmatched().get(0);
+            List<String> suggestions = u.getSuggestions();
+            String what = u.isUnknownOption() ? "option" : where.getSubcommands().isEmpty() ? "argument" : "command";
+            if (!suggestions.isEmpty()) hint = "did you mean '" + suggestions.get(0) + "'? " + hint;
+            message = "unknown " + what + " '" + argument + "'";
+        } else {
+            String text = String.valueOf(e.getMessage()).replaceFirst("\\.$", "");
+            message = text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+        }
+        System.err.println("fabprobe: " + message + " (" + hint + ")");
+        return ExitCode.USAGE;
     }
 
     /** Nested runs (compare runs two commands) share MPI; only the outermost leaves it. */
