@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bandwidth", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Streaming bandwidth: windows of back-to-back messages from measure to mirror,",
                 "one 0-byte acknowledgement per window (as osu_bw; ucx_perftest tag_bw streams without windows)."})
-final class BandwidthCommand implements Callable<Integer> {
+final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
     static final int MAX_WINDOW = 1024;
 
     @Mixin
@@ -43,10 +43,15 @@ final class BandwidthCommand implements Callable<Integer> {
     int warmup;
 
     @Override
-    public Integer call() throws IOException {
-        long[] sizeList = SizeList.parse(sizes);
+    public void check() {
+        SizeList.parse(sizes);
         if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
         SessionSettings.checkCounts(repetitions, warmup);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        long[] sizeList = SizeList.parse(sizes);
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
         SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule());
 
@@ -75,5 +80,10 @@ final class BandwidthCommand implements Callable<Integer> {
         session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.document(run, points, wallSeconds),
                 StreamReport.csv(points));
         return 0;
+    }
+
+    @Override
+    public SessionOptions session() {
+        return session;
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(name = "loggp", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"LogGP parameters L, o, g, G from PRTT(n,d,s) round trips (Hoefler, Lichei, Rehm),",
                 "one parameter set per size range; protocol changes found from the fit's residuals."})
-final class LogGPCommand implements Callable<Integer> {
+final class LogGPCommand implements Callable<Integer>, MeetsMirror {
     static final int MAX_MESSAGES = 4096;
 
     @Mixin
@@ -36,9 +36,16 @@ final class LogGPCommand implements Callable<Integer> {
     int messages;
 
     @Override
+    public void check() {
+        SizeList.parse(sizes);
+        if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
+        method.sampler();
+        callsOption.calls(session);
+    }
+
+    @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
-        if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
         Sampler sampler = method.sampler();
         var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
@@ -54,5 +61,10 @@ final class LogGPCommand implements Callable<Integer> {
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;
+    }
+
+    @Override
+    public SessionOptions session() {
+        return session;
     }
 }

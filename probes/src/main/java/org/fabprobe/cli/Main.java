@@ -1,21 +1,21 @@
 package org.fabprobe.cli;
 
-import org.fabprobe.transport.TransportName;
-import org.fabprobe.launch.Leftovers;
-import org.fabprobe.launch.LocalMirror;
-import org.fabprobe.launch.MirrorServer;
-import org.fabprobe.launch.LocalLauncher;
-import org.fabprobe.launch.Session;
-import org.fabprobe.runtime.Shutdown;
-import org.fabprobe.transport.mpi.MpiWorld;
-import org.fabprobe.transport.mpi.MpiSelection;
-
-import org.fabprobe.ExitCode;
-import org.fabprobe.bindings.NativeEnvironment;
-import org.fabprobe.FabprobeException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
+import org.fabprobe.bindings.NativeEnvironment;
+import org.fabprobe.launch.Leftovers;
+import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.launch.LocalMirror;
+import org.fabprobe.launch.MirrorServer;
+import org.fabprobe.launch.Session;
+import org.fabprobe.runtime.Shutdown;
+import org.fabprobe.transport.TransportName;
+import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -95,20 +95,18 @@ public final class Main {
                 return report(e);
             }
         }
-        String transport = LocalLauncher.transportArgument(args);
-        // collectives: one launch per p; multipair: one launch of 2k ranks; matrix: one launch of --ranks
-        boolean launchesItself = args.length > 0 && (args[0].equals("collectives") || args[0].equals("multipair")
-                || args[0].equals("matrix"));
-        if (TransportName.isMpiSelection(transport) && !LocalLauncher.underLauncher() && !launchesItself) {
+        CommandLine cli = commandLine(args);
+        cli.setParameterExceptionHandler((e, arguments) -> usageError(e, arguments));
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
+        cli.setExecutionStrategy(parsed -> {
+            java.util.Optional<Integer> done;
             try {
-                return runAsTwoRanks(args, MpiSelection.parse(transport));
+                done = meetingFirst(parsed, args);
             } catch (RuntimeException e) {
                 return report(e);
             }
-        }
-        LocalMirror.prestart(args); // its JVM starts while picocli parses
-        CommandLine cli = commandLine(args);
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> report(e));
+            return done.isPresent() ? done.get() : new CommandLine.RunLast().execute(parsed);
+        });
         depth++;
         String[] outer = ARGS.get();
         ARGS.set(args);
@@ -140,6 +138,53 @@ public final class Main {
     /** The command line being run: what {@link LocalLauncher} gives the ranks it starts for this command. */
     static String[] currentArgs() {
         return ARGS.get().clone();
+    }
+
+    /**
+     * For a parsed command that meets a mirror: checks it, then either runs it as two MPI ranks
+     * (an {@code mpi:} transport in local mode) or starts its local mirror, whose JVM starts
+     * while this one loads the command and the transport; a bad command line starts nothing.
+     * Returns the exit code when the command line is refused or ran as ranks, else empty.
+     */
+    private static java.util.Optional<Integer> meetingFirst(CommandLine.ParseResult parsed, String[] args) {
+        CommandLine.ParseResult last = parsed;
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) return java.util.Optional.empty(); // help runs no command
+            last = p;
+        }
+        if (!(last.commandSpec().userObject() instanceof MeetsMirror command)) return java.util.Optional.empty();
+        command.session().check();
+        command.check();
+        String transport = command.session().transport;
+        if (TransportName.isMpiSelection(transport) && !LocalLauncher.underLauncher()) {
+            return java.util.Optional.of(runAsTwoRanks(args, MpiSelection.parse(transport)));
+        }
+        if (command.session().peer == null) LocalMirror.prestart(transport);
+        return java.util.Optional.empty();
+    }
+
+    /** One line and where to read more: picocli's whole usage after the error buries the mistake. */
+    static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine where = e.getCommandLine();
+        if (args.length == 0) { // a bare 'fabprobe': the usage is the answer
+            System.err.println("fabprobe: name a command");
+            where.usage(System.err);
+            return ExitCode.USAGE;
+        }
+        String hint = "see '" + where.getCommandSpec().qualifiedName() + " --help'";
+        String message;
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String argument = u.getUnmatched().get(0);
+            List<String> suggestions = u.getSuggestions();
+            String what = u.isUnknownOption() ? "option" : where.getSubcommands().isEmpty() ? "argument" : "command";
+            if (!suggestions.isEmpty()) hint = "did you mean '" + suggestions.get(0) + "'? " + hint;
+            message = "unknown " + what + " '" + argument + "'";
+        } else {
+            String text = String.valueOf(e.getMessage()).replaceFirst("\\.$", "");
+            message = text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+        }
+        System.err.println("fabprobe: " + message + " (" + hint + ")");
+        return ExitCode.USAGE;
     }
 
     /** Nested runs (compare runs two commands) share MPI; only the outermost leaves it. */

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
         description = {"Parameterized LogP o_s(m), o_r(m), g(m), L by the fast method of Kielmann, Bal, Verstoep:",
                 "g(0) by saturation, everything else from round trips; adaptive size range and interval",
                 "halving; LogGP parameters by the paper's Table 1. --validate also saturates every size."})
-final class PLogPCommand implements Callable<Integer> {
+final class PLogPCommand implements Callable<Integer>, MeetsMirror {
     @Mixin
     SessionOptions session;
 
@@ -37,6 +37,14 @@ final class PLogPCommand implements Callable<Integer> {
 
     @Option(names = "--validate", description = "Also measure g(m) by saturation at every size and report both times (Table 2).")
     boolean validate;
+
+    @Override
+    public void check() {
+        SizeList.parse(sizes);
+        SizeList.size(adaptiveLimit);
+        method.sampler();
+        callsOption.calls(session);
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -60,5 +68,10 @@ final class PLogPCommand implements Callable<Integer> {
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;
+    }
+
+    @Override
+    public SessionOptions session() {
+        return session;
     }
 }

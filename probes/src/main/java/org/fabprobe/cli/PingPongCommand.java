@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 @Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Ping-pong sweep between a measure and a mirror process: half round-trip time",
                 "min/median/p99 and bandwidth per size, and Hockney's t0, r_inf, n_1/2 per size range."})
-final class PingPongCommand implements Callable<Integer> {
+final class PingPongCommand implements Callable<Integer>, MeetsMirror {
     @Mixin
     SessionOptions session;
 
@@ -39,12 +39,25 @@ final class PingPongCommand implements Callable<Integer> {
     String calls;
 
     @Override
+    public void check() {
+        request();
+    }
+
+    @Override
     public Integer call() throws IOException {
-        PingPongRequest request = new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup,
-                calls(calls, session.transport));
+        PingPongRequest request = request();
         PingPongResult result = PingPongAnalysis.run(request, session.progress("pingpong", request.sizes().length));
         session.emit(PingPongReport.table(result), result.document(), PingPongReport.csv(result));
         return 0;
+    }
+
+    private PingPongRequest request() {
+        return new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup, calls(calls, session.transport));
+    }
+
+    @Override
+    public SessionOptions session() {
+        return session;
     }
 
     /** The --calls value for this transport: auto means blocking wherever the transport has blocking calls. */

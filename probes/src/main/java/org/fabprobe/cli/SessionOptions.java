@@ -14,6 +14,7 @@ import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.transport.TransportName;
 import picocli.CommandLine.Option;
 
 /** Options every measuring subcommand shares: what to measure over, where the mirror is, where results go. */
@@ -61,6 +62,12 @@ final class SessionOptions {
 
     /** What the last session reported besides its result. */
     private Session.Facts facts;
+
+    /** Refuses what is wrong in these options before anything starts: the timeout, --cpus, the transport's family. */
+    void check() {
+        settings();
+        TransportName.parse(transport);
+    }
 
     Duration timeoutDuration() {
         return Durations.parse(timeout);

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(name = "signature", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"LogP signature (Culler, Liu, Martin, Yoshikawa): average cost per request against burst",
                 "length M for Delta = 0, g/2, g, 2g; o_s, o_r, g and L read off; bulk o_s(n), g(n)."})
-final class SignatureCommand implements Callable<Integer> {
+final class SignatureCommand implements Callable<Integer>, MeetsMirror {
     static final int MAX_BURST = 1 << 16;
 
     @Mixin
@@ -37,13 +37,17 @@ final class SignatureCommand implements Callable<Integer> {
     String bulkSizes;
 
     @Override
+    public void check() {
+        burstList();
+        bulk();
+        method.sampler();
+        callsOption.calls(session);
+    }
+
+    @Override
     public Integer call() throws IOException {
-        long[] m = SizeList.parse(bursts);
-        if (m[0] != 1 || m.length < 2 || m[m.length - 1] > MAX_BURST) {
-            throw new IllegalArgumentException("--bursts must start at 1, have two or more values, and stay <= " + MAX_BURST);
-        }
-        int[] burstList = java.util.Arrays.stream(m).mapToInt(v -> (int) v).toArray();
-        long[] bulk = "none".equals(bulkSizes) ? new long[0] : SizeList.parse(bulkSizes);
+        int[] burstList = burstList();
+        long[] bulk = bulk();
         Sampler sampler = method.sampler();
         var calls = callsOption.calls(session);
         String startedAt = Instant.now().toString();
@@ -59,5 +63,22 @@ final class SignatureCommand implements Callable<Integer> {
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;
+    }
+
+    private int[] burstList() {
+        long[] m = SizeList.parse(bursts);
+        if (m[0] != 1 || m.length < 2 || m[m.length - 1] > MAX_BURST) {
+            throw new IllegalArgumentException("--bursts must start at 1, have two or more values, and stay <= " + MAX_BURST);
+        }
+        return java.util.Arrays.stream(m).mapToInt(v -> (int) v).toArray();
+    }
+
+    private long[] bulk() {
+        return "none".equals(bulkSizes) ? new long[0] : SizeList.parse(bulkSizes);
+    }
+
+    @Override
+    public SessionOptions session() {
+        return session;
     }
 }

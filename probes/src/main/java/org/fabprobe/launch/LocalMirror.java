@@ -8,9 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,21 +30,20 @@ import org.fabprobe.transport.Transports;
  * file behind: the control channel is a loopback socket, and the child ends with the session.
  *
  * <p>Start-up time is most of a short run's wall time, so the child starts as early as it can:
- * {@link #prestart} spawns it before measure parses its command line, and the child's own
- * command line is served without picocli (see {@link #isChild}).
+ * {@link #prestart} spawns it as soon as measure's command line has parsed and passed its checks
+ * (a bad one starts no child), and the child's own command line is served without picocli (see
+ * {@link #isChild}).
  */
 public final class LocalMirror extends Meeting {
     static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
     /** The child's arguments; {@code Main} serves exactly these without parsing them. */
     private static final List<String> CHILD_ARGS = List.of("mirror", "--listen", "127.0.0.1:0", "--once", "--quiet");
-    /** Commands that meet a mirror (compare and the launching commands start their own runs). */
-    private static final Set<String> MEETING_COMMANDS = Set.of("pingpong", "bandwidth", "loggp", "plogp", "signature");
-    /** The transport {@code -t} defaults to (SessionOptions). */
-    private static final String DEFAULT_TRANSPORT = "ofi:shm";
 
     /** A child started before its command line was parsed, not yet claimed by a meeting. */
     private record Child(Process process, Secret secret, String transport) {}
     private static Child prestarted;
+    /** Mirror processes this JVM has started. */
+    private static int started;
 
     private final SessionSpec spec;
     private final boolean insecure;
@@ -59,19 +56,14 @@ public final class LocalMirror extends Meeting {
     }
 
     /**
-     * Starts the mirror child for a command line that will meet a local mirror, before that
-     * command line is parsed (about 0.1-0.3 s earlier), and this side's transport library
-     * with it. A guess that turns out wrong (a bad option, another transport) only costs a
-     * child that {@link #discardPrestarted} ends.
+     * Starts the mirror child for a checked command line that will meet a local mirror over
+     * {@code transport}, before the command loads its classes, and this side's transport
+     * library with it. A child no meeting claims (the run failed first) is ended by
+     * {@link #discardPrestarted}.
      */
-    public static synchronized void prestart(String[] args) {
-        if (prestarted != null || args.length == 0 || !MEETING_COMMANDS.contains(args[0]) || Launcher.detect() != null) return;
-        for (String a : args) {
-            if (a.equals("--peer") || a.startsWith("--peer=") || a.equals("-h") || a.equals("--help")
-                    || a.equals("-V") || a.equals("--version")) return;
-        }
-        String transport = Objects.requireNonNullElse(LocalLauncher.transportArgument(args), DEFAULT_TRANSPORT);
-        if (TransportName.isMpi(transport)) return;
+    public static synchronized void prestart(String transport) {
+        // under a launcher or over MPI the ranks meet through the launcher, never a local child
+        if (prestarted != null || Launcher.detect() != null || TransportName.isMpi(transport)) return;
         try {
             Secret secret = Secret.generate();
             prestarted = new Child(spawn(transport, secret), secret, transport);
@@ -79,6 +71,11 @@ public final class LocalMirror extends Meeting {
             return; // the meeting tries again and reports it
         }
         Transports.initializeInBackground(transport);
+    }
+
+    /** How many mirror processes this JVM has started (tests: a bad command line starts none). */
+    public static synchronized int started() {
+        return started;
     }
 
     /** Ends a prestarted child that no meeting claimed. */
@@ -113,7 +110,11 @@ public final class LocalMirror extends Meeting {
         builder.environment().put(Secret.ENVIRONMENT, secret.hex());
         builder.environment().put(MirrorServer.INITIALIZE_ENVIRONMENT, transport);
         try {
-            return builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            synchronized (LocalMirror.class) {
+                started++;
+            }
+            return process;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the mirror process", e);
         }

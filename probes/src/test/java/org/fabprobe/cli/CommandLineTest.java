@@ -31,10 +31,41 @@ class CommandLineTest {
     }
 
     @Test
-    void anUnknownCommandIsABadCommandLine() {
+    void anUnknownCommandIsOneLineWithASuggestion() {
         CliRun run = CliRun.of("pingpnog", "-s", "8");
         assertEquals(ExitCode.USAGE, run.exitCode(), run::toString);
-        assertTrue(run.err().contains("pingpnog"), run::toString);
+        assertEquals("fabprobe: unknown command 'pingpnog' (did you mean 'pingpong'? see 'fabprobe --help')", run.err().strip(),
+                run::toString);
+        assertEquals("", run.out(), run::toString);
+    }
+
+    @Test
+    void anUnknownOptionIsOneLineWithAHint() {
+        CliRun plain = CliRun.of("pingpong", "--foo");
+        assertEquals(ExitCode.USAGE, plain.exitCode(), plain::toString);
+        assertEquals("fabprobe: unknown option '--foo' (see 'fabprobe pingpong --help')", plain.err().strip(), plain::toString);
+        assertEquals("", plain.out(), plain::toString);
+        CliRun typo = CliRun.of("pingpong", "-s", "8", "--jsn", "x.json");
+        assertEquals(ExitCode.USAGE, typo.exitCode(), typo::toString);
+        assertEquals("fabprobe: unknown option '--jsn' (did you mean '--json'? see 'fabprobe pingpong --help')",
+                typo.err().strip(), typo::toString);
+        CliRun top = CliRun.of("--foo");
+        assertEquals("fabprobe: unknown option '--foo' (see 'fabprobe --help')", top.err().strip(), top::toString);
+    }
+
+    @Test
+    void otherParseErrorsAreOneLineToo() {
+        CliRun run = CliRun.of("pingpong", "-n", "many");
+        assertEquals(ExitCode.USAGE, run.exitCode(), run::toString);
+        assertEquals("fabprobe: invalid value for option '--reps': 'many' is not an int (see 'fabprobe pingpong --help')",
+                run.err().strip(), run::toString);
+    }
+
+    @Test
+    void aBareCommandLineShowsTheUsage() {
+        CliRun run = CliRun.of();
+        assertEquals(ExitCode.USAGE, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("Usage: fabprobe"), run::toString);
     }
 
     @Test

@@ -13,7 +13,7 @@ final class TimingLoops {
      * Waits until a child of measure has a session thread that spun for 0.3 s of CPU: the
      * transport is open and both halves are in the timing loop (the thread's name is cut to 15
      * characters). Any child counts, not the first seen: measure starts its mirror before it has
-     * parsed its arguments, and replaces that child if it is gone when the session starts.
+     * loaded the command, and replaces that child if it is gone when the session starts.
      */
     static ProcessHandle awaitMirror(ProcessHandle measure, Supplier<String> context) throws Exception {
         for (int i = 0; i < 3000; i++) {
