@@ -17,8 +17,9 @@ import org.fabprobe.transport.loopback.LoopbackTransport;
 
 /**
  * Both halves of a pattern in two threads of the test JVM, over a loopback pair: the measure
- * half in the calling thread, the mirror half in a thread of its own. Every wait on either
- * side gives up after {@code timeout}, so a test never hangs.
+ * half in the calling thread, the mirror half in a thread of its own. The measure half's waits
+ * give up after {@code measureTimeout}, the mirror's after {@link #PATIENT}, so a test never
+ * hangs and a slow start of the measure thread on a busy host never fails the mirror.
  */
 public final class InProcess implements AutoCloseable {
     /** For runs that should succeed: far beyond any healthy wait, even on a busy host. */
@@ -32,27 +33,32 @@ public final class InProcess implements AutoCloseable {
     private final LoopbackTransport.Pair pair;
     public final CountingTransport measure, mirror;
     public final Control measureControl, mirrorControl;
-    private final Duration timeout;
+    private final Duration measureTimeout;
 
-    public InProcess(long bufferBytes, int depth, Duration timeout) {
-        this(bufferBytes, depth, timeout, Function.identity());
+    public InProcess(long bufferBytes, int depth, Duration measureTimeout) {
+        this(bufferBytes, depth, measureTimeout, Function.identity());
     }
 
     /** @param mirrorControl wraps the mirror's end of the control channel (a mirror that stops part way) */
-    public InProcess(long bufferBytes, int depth, Duration timeout, Function<Control, Control> mirrorControl) {
-        this.pair = LoopbackTransport.pair(new TransportOptions(bufferBytes, depth, timeout, ""));
+    public InProcess(long bufferBytes, int depth, Duration measureTimeout, Function<Control, Control> mirrorControl) {
+        this.pair = LoopbackTransport.pair(new TransportOptions(bufferBytes, depth, PATIENT, ""));
         this.measure = new CountingTransport(pair.first());
         this.mirror = new CountingTransport(pair.second());
-        LoopbackControl.Pair controls = LoopbackControl.pair(timeout);
+        LoopbackControl.Pair controls = LoopbackControl.pair(measureTimeout, PATIENT);
         this.measureControl = controls.first();
         this.mirrorControl = mirrorControl.apply(controls.second());
-        this.timeout = timeout;
+        this.measureTimeout = measureTimeout;
+    }
+
+    /** The measure half's waits on the transport. */
+    public Await measureAwait() {
+        return new Await(measureTimeout.toNanos(), "the mirror thread");
     }
 
     /** Runs both halves and returns the measure half's result; a failure on either side is thrown. */
     public <R> R run(MeasureHalf<R> measureHalf, Patterns.MirrorHalf mirrorHalf) throws Exception {
         CompletableFuture<Void> mirrorDone = startMirror(mirrorHalf);
-        R result = measureHalf.run(measure, new Await(timeout.toNanos(), "the mirror thread"), measureControl);
+        R result = measureHalf.run(measure, measureAwait(), measureControl);
         awaitMirror(mirrorDone);
         return result;
     }
@@ -62,7 +68,7 @@ public final class InProcess implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("mirror half").start(() -> {
             try {
-                mirrorHalf.run(mirror, new Await(timeout.toNanos(), "the measure thread"), mirrorControl);
+                mirrorHalf.run(mirror, new Await(PATIENT.toNanos(), "the measure thread"), mirrorControl);
                 done.complete(null);
             } catch (Throwable e) {
                 done.completeExceptionally(e);
@@ -74,7 +80,7 @@ public final class InProcess implements AutoCloseable {
     /** Waits for the mirror half to end and throws what it threw. */
     public void awaitMirror(CompletableFuture<Void> done) throws Exception {
         try {
-            done.get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            done.get(PATIENT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception cause) throw cause;
             throw e;

@@ -63,8 +63,7 @@ class PingPongInProcessTest {
             var mirrorDone = io.startMirror(pingPong::mirror);
             long start = System.nanoTime();
             TransportException e = assertThrows(TransportException.class,
-                    () -> pingPong.measure(io.measure, new Await(Duration.ofMillis(200).toNanos(), "the mirror thread"),
-                            io.measureControl));
+                    () -> pingPong.measure(io.measure, io.measureAwait(), io.measureControl));
             assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode(), e.getMessage());
             assertTrue(e.getMessage().contains("no answer from the mirror thread"), e.getMessage());
             assertTrue(System.nanoTime() - start < 10e9, "gave up after the timeout, not much later");

@@ -54,11 +54,11 @@ class ProbeInProcessTest {
     @Test
     @Timeout(30)
     void aMirrorThatStopsReportingMakesTheMeasureSideTimeOutOnTheControlChannel() throws Exception {
-        Duration timeout = Duration.ofMillis(200);
-        try (InProcess io = new InProcess(4096, DEPTH, timeout, SilentAfterFirstBatch::new)) {
+        try (InProcess io = new InProcess(4096, DEPTH, Duration.ofMillis(200), SilentAfterFirstBatch::new)) {
             var mirrorDone = io.startMirror((t, await, control) -> Probe.mirror(t, await, control, DEPTH, PingPong.Calls.NONBLOCKING));
-            Probe probe = new Probe(io.measure, new Await(timeout.toNanos(), "the mirror thread"), io.measureControl, DEPTH,
-                    PingPong.Calls.NONBLOCKING);
+            // the transport waits patiently: only the control channel's timeout may end this run
+            Probe probe = new Probe(io.measure, new Await(InProcess.PATIENT.toNanos(), "the mirror thread"), io.measureControl,
+                    DEPTH, PingPong.Calls.NONBLOCKING);
             TransportException e = assertThrows(TransportException.class, () -> probe.roundTrip(64, 64, REPS));
             assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode(), e.getMessage());
             assertTrue(e.getMessage().contains("batch_end"), e.getMessage());

@@ -49,8 +49,8 @@ class StreamInProcessTest {
         try (InProcess io = new InProcess(70_000, stream.depth(), Duration.ofMillis(200))) {
             io.mirror.stopAfterSends(2); // acknowledges two windows, then is gone
             var mirrorDone = io.startMirror(stream::mirror);
-            TransportException e = assertThrows(TransportException.class, () -> stream.measure(io.measure,
-                    new Await(Duration.ofMillis(200).toNanos(), "the mirror thread"), io.measureControl));
+            TransportException e = assertThrows(TransportException.class,
+                    () -> stream.measure(io.measure, io.measureAwait(), io.measureControl));
             assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode(), e.getMessage());
             assertThrows(CountingTransport.Stopped.class, () -> io.awaitMirror(mirrorDone));
         }

@@ -29,8 +29,13 @@ public final class LoopbackControl implements Control {
 
     /** Two connected ends whose receives give up after {@code timeout}. */
     public static Pair pair(Duration timeout) {
+        return pair(timeout, timeout);
+    }
+
+    /** Two connected ends, each with a timeout of its own (a test's patient peer beside an impatient one). */
+    public static Pair pair(Duration firstTimeout, Duration secondTimeout) {
         BlockingQueue<Message> toFirst = new LinkedBlockingQueue<>(), toSecond = new LinkedBlockingQueue<>();
-        return new Pair(new LoopbackControl(toFirst, toSecond, timeout), new LoopbackControl(toSecond, toFirst, timeout));
+        return new Pair(new LoopbackControl(toFirst, toSecond, firstTimeout), new LoopbackControl(toSecond, toFirst, secondTimeout));
     }
 
     @Override
