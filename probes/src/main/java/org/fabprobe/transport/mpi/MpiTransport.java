@@ -9,6 +9,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.BracketedCall;
+import org.fabprobe.transport.Buffers;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -30,7 +31,8 @@ public final class MpiTransport implements Transport {
     private final MpiWorld world;
     private final Mpi mpi;
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment sendBuf, recvBuf, sendRequests, recvRequests, controlBuf;
+    private final Buffers buffers;
+    private final MemorySegment sendRequests, recvRequests, controlBuf;
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
     /** MPI_Send between two clock reads in native code, where Clock reads the TSC (else null). */
     private final BracketedCall timedSend;
@@ -53,14 +55,12 @@ public final class MpiTransport implements Transport {
         rank = world.rank();
         peer = 1 - rank;
         slotMask = options.ringSlots() - 1;
-        long bytes = Math.max(options.bufferBytes(), 64);
-        sendBuf = arena.allocate(bytes, 4096);
-        recvBuf = arena.allocate(bytes, 4096);
+        buffers = Buffers.allocate(arena, options);
         sendRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         recvRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         controlBuf = arena.allocate(8 * 64, 8);
-        sendAddress = sendBuf.address();
-        recvAddress = recvBuf.address();
+        sendAddress = buffers.send().address();
+        recvAddress = buffers.recv().address();
         sendSlots = sendRequests.address();
         recvSlots = recvRequests.address();
         timedSend = BracketedCall.of(mpi.sendFunction(), mpi.sendArguments(sendAddress, 0, peer, DATA_TAG), arena)
@@ -110,12 +110,12 @@ public final class MpiTransport implements Transport {
 
     @Override
     public MemorySegment sendBuffer() {
-        return sendBuf;
+        return buffers.send();
     }
 
     @Override
     public MemorySegment recvBuffer() {
-        return recvBuf;
+        return buffers.recv();
     }
 
     @Override

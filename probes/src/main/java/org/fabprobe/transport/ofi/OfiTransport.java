@@ -23,6 +23,8 @@ import org.fabprobe.bindings.libfabric.gen.fi_ep_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_info;
 import org.fabprobe.bindings.libfabric.gen.fi_tx_attr;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Buffers;
+import org.fabprobe.transport.KnownPeers;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
@@ -59,15 +61,16 @@ public final class OfiTransport implements Transport {
 
     private MemorySegment ep, cq, av;
     private FiHotPath.Functions fn;
-    private MemorySegment sendBuf, recvBuf, sendDesc, recvDesc;
+    private Buffers buffers;
+    private MemorySegment sendDesc, recvDesc;
     private MemorySegment recvContexts, cqEntries;
     /** One context per outstanding operation; addresses, so the data path allocates nothing. */
     private long[] sendContextSlots, recvContextSlots;
     /** Raw addresses for the hot path (see FiHotPath). */
     private long epAddress, cqAddress, sendBufAddress, recvBufAddress, sendDescAddress, recvDescAddress, cqEntriesAddress;
     private long maxMessageSize, injectSize, peer = FI_ADDR_UNSPEC();
-    /** fi_addr of every peer address inserted so far (hex of the address). */
-    private final Map<String, Long> peers = new java.util.HashMap<>();
+    /** fi_addr of every peer address inserted so far. */
+    private final KnownPeers<Long> peers = new KnownPeers<>();
     private final int depth;
     /** Ring slot of operation i: {@code i & slotMask} (see {@link TransportOptions#ringSlots}). */
     private final int slotMask;
@@ -193,12 +196,10 @@ public final class OfiTransport implements Transport {
         }
         check(Fi.enable(ep), "fi_enable");
 
-        // Page-aligned, zero-filled (so touched and backed: FI_MR_ALLOCATED) and registered once.
-        long bytes = Math.max(options.bufferBytes(), 64);
-        sendBuf = arena.allocate(bytes, 4096);
-        recvBuf = arena.allocate(bytes, 4096);
-        sendDesc = register(domain, sendBuf, FI_SEND(), 1, mrMode);
-        recvDesc = register(domain, recvBuf, FI_RECV(), 2, mrMode);
+        // zero-filled, so touched and backed (FI_MR_ALLOCATED), and registered once
+        buffers = Buffers.allocate(arena, options);
+        sendDesc = register(domain, buffers.send(), FI_SEND(), 1, mrMode);
+        recvDesc = register(domain, buffers.recv(), FI_RECV(), 2, mrMode);
 
         int slots = options.ringSlots();
         MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * slots, 64);
@@ -213,8 +214,8 @@ public final class OfiTransport implements Transport {
         fn = FiHotPath.Functions.of(ep, cq);
         epAddress = ep.address();
         cqAddress = cq.address();
-        sendBufAddress = sendBuf.address();
-        recvBufAddress = recvBuf.address();
+        sendBufAddress = buffers.send().address();
+        recvBufAddress = buffers.recv().address();
         sendDescAddress = sendDesc.address();
         recvDescAddress = recvDesc.address();
         cqEntriesAddress = cqEntries.address();
@@ -291,29 +292,26 @@ public final class OfiTransport implements Transport {
 
     @Override
     public void connect(byte[] peerAddress) {
-        // each address is inserted once: matrix connects to every rank in turn, and again in the next run's rounds
-        String key = java.util.HexFormat.of().formatHex(peerAddress);
-        Long known = peers.get(key);
-        if (known != null) {
-            peer = known;
-            return;
-        }
+        peer = peers.connect(peerAddress, this::insert);
+    }
+
+    /** fi_av_insert of one address: its fi_addr. */
+    private long insert(byte[] peerAddress) {
         MemorySegment addr = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, peerAddress);
         MemorySegment fiAddr = arena.allocate(JAVA_LONG);
         int inserted = Fi.avInsert(av, addr, 1, fiAddr, 0, MemorySegment.NULL);
         if (inserted != 1) check(inserted < 0 ? inserted : -FI_EINVAL(), "fi_av_insert");
-        peer = fiAddr.get(JAVA_LONG, 0);
-        peers.put(key, peer);
+        return fiAddr.get(JAVA_LONG, 0);
     }
 
     @Override
     public MemorySegment sendBuffer() {
-        return sendBuf;
+        return buffers.send();
     }
 
     @Override
     public MemorySegment recvBuffer() {
-        return recvBuf;
+        return buffers.recv();
     }
 
     @Override

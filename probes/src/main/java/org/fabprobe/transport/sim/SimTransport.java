@@ -15,6 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.transport.Buffers;
+import org.fabprobe.transport.KnownPeers;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
@@ -47,7 +49,7 @@ public final class SimTransport implements Transport {
     private final Arena arena = Arena.ofShared();
     private final Path inboxFile;
     private final MemorySegment inbox;
-    private final MemorySegment sendBuf, recvBuf;
+    private final Buffers buffers;
     private final long timeoutTicks;
     /**
      * A busy-wait leaves about one clock read after its deadline (the read that sees it, then
@@ -58,8 +60,8 @@ public final class SimTransport implements Transport {
     private MemorySegment peerInbox;
     /** Messages in the peer's inbox so far (all senders', one sender at a time): the next slot. */
     private long peerTail;
-    /** Peers' inboxes, mapped once each (matrix connects to every rank in turn). */
-    private final Map<String, MemorySegment> inboxes = new java.util.HashMap<>();
+    /** Peers' inboxes, mapped once each. */
+    private final KnownPeers<MemorySegment> inboxes = new KnownPeers<>();
 
     private long linkFreeTicks;
     private long sent, received, recvsPosted;
@@ -79,9 +81,7 @@ public final class SimTransport implements Transport {
         Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
         inboxFile = dir.resolve(org.fabprobe.transport.ShmNames.nextSim());
         inbox = map(inboxFile, true);
-        long bytes = Math.max(options.bufferBytes(), 64);
-        sendBuf = arena.allocate(bytes, 4096);
-        recvBuf = arena.allocate(bytes, 4096);
+        buffers = Buffers.allocate(arena, options);
         facts.put("library", "fabprobe emulator");
     }
 
@@ -131,19 +131,19 @@ public final class SimTransport implements Transport {
         int at = address.indexOf('@');
         if (at < 0) throw new IllegalArgumentException("sim: not an emulator address: " + address);
         int peerRank = Integer.parseInt(address.substring(0, at));
-        peerInbox = inboxes.computeIfAbsent(address.substring(at + 1), path -> map(Path.of(path), false));
+        peerInbox = inboxes.connect(peerAddress, unused -> map(Path.of(address.substring(at + 1)), false));
         peerTail = (long) LONG.getAcquire(peerInbox, TAIL);
         params = spec.between(rank, peerRank);
     }
 
     @Override
     public MemorySegment sendBuffer() {
-        return sendBuf;
+        return buffers.send();
     }
 
     @Override
     public MemorySegment recvBuffer() {
-        return recvBuf;
+        return buffers.recv();
     }
 
     @Override

@@ -25,6 +25,8 @@ import org.fabprobe.bindings.ucx.gen.ucp_mem_map_params;
 import org.fabprobe.bindings.ucx.gen.ucp_params;
 import org.fabprobe.bindings.ucx.gen.ucp_request_param_t;
 import org.fabprobe.bindings.ucx.gen.ucp_worker_params;
+import org.fabprobe.transport.Buffers;
+import org.fabprobe.transport.KnownPeers;
 import org.fabprobe.transport.TcpFacts;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -55,7 +57,7 @@ public final class UcxTransport implements Transport {
 
     private MemorySegment context = MemorySegment.NULL, worker = MemorySegment.NULL, ep = MemorySegment.NULL;
     private MemorySegment sendMemh = MemorySegment.NULL, recvMemh = MemorySegment.NULL;
-    private MemorySegment sendBuf, recvBuf;
+    private Buffers buffers;
     private byte[] address;
 
     /** Raw addresses for the hot path. */
@@ -67,8 +69,8 @@ public final class UcxTransport implements Transport {
     private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
     private boolean postedSinceLastCheck;
-    /** Endpoints by the peer's worker address (hex), each created once. */
-    private final Map<String, MemorySegment> endpoints = new java.util.LinkedHashMap<>();
+    /** Endpoints by the peer's worker address, each created once. */
+    private final KnownPeers<MemorySegment> endpoints = new KnownPeers<>();
 
     /** What {@link UcxSettings} pinned, for the facts. */
     private Map<String, String> pinned = Map.of();
@@ -151,17 +153,15 @@ public final class UcxTransport implements Transport {
         address = workerAddr.reinterpret(lengthOut.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
         ucp_worker_release_address(worker, workerAddr);
 
-        long bytes = Math.max(options.bufferBytes(), 64);
-        sendBuf = arena.allocate(bytes, 4096);
-        recvBuf = arena.allocate(bytes, 4096);
-        sendMemh = map(sendBuf);
-        recvMemh = map(recvBuf);
+        buffers = Buffers.allocate(arena, options);
+        sendMemh = map(buffers.send());
+        recvMemh = map(buffers.recv());
 
         MemorySegment sendParam = requestParam(sendMemh, false);
         MemorySegment recvParam = requestParam(recvMemh, true);
         workerAddress = worker.address();
-        sendBufAddress = sendBuf.address();
-        recvBufAddress = recvBuf.address();
+        sendBufAddress = buffers.send().address();
+        recvBufAddress = buffers.recv().address();
         sendParamAddress = sendParam.address();
         recvParamAddress = recvParam.address();
 
@@ -275,14 +275,11 @@ public final class UcxTransport implements Transport {
 
     @Override
     public void connect(byte[] peerAddress) {
-        // one endpoint per peer worker, created once: matrix connects to every rank in turn
-        String key = java.util.HexFormat.of().formatHex(peerAddress);
-        MemorySegment known = endpoints.get(key);
-        if (known != null) {
-            ep = known;
-            epAddress = ep.address();
-            return;
-        }
+        ep = endpoints.connect(peerAddress, this::createEndpoint);
+        epAddress = ep.address();
+    }
+
+    private MemorySegment createEndpoint(byte[] peerAddress) {
         MemorySegment params = arena.allocate(ucp_ep_params.layout());
         ucp_ep_params.field_mask(params, UCP_EP_PARAM_FIELD_REMOTE_ADDRESS() | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE());
         ucp_ep_params.address(params, arena.allocateFrom(JAVA_BYTE, peerAddress));
@@ -299,19 +296,17 @@ public final class UcxTransport implements Transport {
         } catch (UcxException e) {
             throw TransportException.error(name + ": " + e.getMessage());
         }
-        ep = out.get(ADDRESS, 0);
-        epAddress = ep.address();
-        endpoints.put(key, ep);
+        return out.get(ADDRESS, 0);
     }
 
     @Override
     public MemorySegment sendBuffer() {
-        return sendBuf;
+        return buffers.send();
     }
 
     @Override
     public MemorySegment recvBuffer() {
-        return recvBuf;
+        return buffers.recv();
     }
 
     @Override
@@ -404,7 +399,7 @@ public final class UcxTransport implements Transport {
         if (!worker.equals(MemorySegment.NULL)) {
             cancelOutstanding(recvRequests, recvsCompleted, recvsPosted);
             cancelOutstanding(sendRequests, sendsCompleted, sendsPosted);
-            for (MemorySegment e : endpoints.values()) closeEndpoint(e);
+            for (MemorySegment e : endpoints.all()) closeEndpoint(e);
             endpoints.clear();
         }
         if (!context.equals(MemorySegment.NULL)) {

@@ -1,0 +1,87 @@
+package org.fabprobe.pattern;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Duration;
+import java.util.Map;
+import org.fabprobe.ExitCode;
+import org.fabprobe.transport.TransportException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Both halves of the ping-pong sweep in two threads over a loopback pair. */
+class PingPongInProcessTest {
+    private static final long[] SIZES = {1, 100, 4096};
+    private static final int WARMUP = 5, REPETITIONS = 50;
+    /** What the pingpong command opens its transports with: the measure half keeps two receives posted. */
+    private static final int DEPTH = 4;
+
+    @Test
+    @Timeout(30)
+    void everyRoundTripIsEchoedAndTimed() throws Exception {
+        PingPong pingPong = new PingPong(SIZES, WARMUP, REPETITIONS, PingPong.Calls.NONBLOCKING);
+        try (InProcess io = new InProcess(4096, DEPTH, InProcess.PATIENT)) {
+            InProcess.fill(io.measure.sendBuffer(), 1);
+            InProcess.fill(io.mirror.sendBuffer(), 2);
+
+            PingPong.Samples samples = io.run(pingPong::measure, pingPong::mirror);
+
+            assertEquals(SIZES.length, samples.halfRttNs().length);
+            for (double[] size : samples.halfRttNs()) {
+                assertEquals(REPETITIONS, size.length);
+                for (double ns : size) assertTrue(ns > 0 && Double.isFinite(ns), "half round trip " + ns + " ns");
+            }
+            assertEquals(SIZES.length + 1, samples.sentinelNs().length);
+            for (double[] sentinel : samples.sentinelNs()) {
+                assertEquals(PingPong.SENTINEL_ROUNDS, sentinel.length);
+                for (double ns : sentinel) assertTrue(ns > 0 && Double.isFinite(ns), "sentinel " + ns + " ns");
+            }
+            for (double ms : samples.wallMs()) assertTrue(ms > 0 && Double.isFinite(ms));
+
+            // per size, warm-up and timed round trips and the one that closes the last interval, each way
+            for (long size : SIZES) {
+                assertEquals(WARMUP + REPETITIONS + 1, io.measure.sendsBySize().get(size), "measure sends of " + size + " B");
+                assertEquals(WARMUP + REPETITIONS + 1, io.mirror.sendsBySize().get(size), "mirror sends of " + size + " B");
+            }
+            assertEquals(io.measure.sendsBySize(), io.mirror.sendsBySize(), "every message echoed at its size");
+            assertEquals(io.measure.sendsBySize(), io.mirror.recvsBySize());
+            assertEquals(io.mirror.sendsBySize(), io.measure.recvsBySize());
+            assertEverythingCompleted(io);
+
+            // the largest size came last on each side: its bytes are the other side's send buffer
+            assertEquals(-1, InProcess.mismatch(io.mirror.recvBuffer(), 1, 4096), "measure's payload at the mirror");
+            assertEquals(-1, InProcess.mismatch(io.measure.recvBuffer(), 2, 4096), "mirror's payload at measure");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aMirrorThatStopsMakesTheMeasureSideTimeOut() throws Exception {
+        PingPong pingPong = new PingPong(SIZES, WARMUP, REPETITIONS, PingPong.Calls.NONBLOCKING);
+        try (InProcess io = new InProcess(4096, DEPTH, Duration.ofMillis(200))) {
+            io.mirror.stopAfterSends(10); // inside the first probe rounds
+            var mirrorDone = io.startMirror(pingPong::mirror);
+            long start = System.nanoTime();
+            TransportException e = assertThrows(TransportException.class,
+                    () -> pingPong.measure(io.measure, io.measureAwait(), io.measureControl));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode(), e.getMessage());
+            assertTrue(e.getMessage().contains("no answer from the mirror thread"), e.getMessage());
+            assertTrue(System.nanoTime() - start < 10e9, "gave up after the timeout, not much later");
+            assertThrows(CountingTransport.Stopped.class, () -> io.awaitMirror(mirrorDone));
+        }
+    }
+
+    /** Nothing left outstanding: every posted receive completed, every send was received. */
+    static void assertEverythingCompleted(InProcess io) {
+        assertEquals(io.measure.recvsPosted(), io.measure.recvsCompleted(), "measure's receives");
+        assertEquals(io.mirror.recvsPosted(), io.mirror.recvsCompleted(), "mirror's receives");
+        assertEquals(io.measure.sendsPosted(), io.measure.sendsCompleted(), "measure's sends");
+        assertEquals(io.mirror.sendsPosted(), io.mirror.sendsCompleted(), "mirror's sends");
+        assertEquals(io.measure.sendsCompleted(), io.mirror.recvsCompleted());
+        assertEquals(io.mirror.sendsCompleted(), io.measure.recvsCompleted());
+    }
+
+    static long total(Map<Long, Long> bySize) {
+        return bySize.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

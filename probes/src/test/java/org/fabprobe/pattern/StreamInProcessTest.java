@@ -1,0 +1,58 @@
+package org.fabprobe.pattern;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Duration;
+import org.fabprobe.ExitCode;
+import org.fabprobe.transport.TransportException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Both halves of streaming bandwidth in two threads over a loopback pair. */
+class StreamInProcessTest {
+    /** None is the JIT warm-up's large size (64 KiB), so every count below is exact. */
+    private static final long[] SIZES = {8, 1000, 70_000};
+    private static final int WINDOW = 8, WARMUP = 2, REPETITIONS = 5;
+
+    @Test
+    @Timeout(30)
+    void everyWindowArrivesAndIsAcknowledged() throws Exception {
+        Stream stream = new Stream(SIZES, WINDOW, WARMUP, REPETITIONS);
+        try (InProcess io = new InProcess(70_000, stream.depth(), InProcess.PATIENT)) {
+            InProcess.fill(io.measure.sendBuffer(), 3);
+
+            double[][] windowNs = io.run(stream::measure, stream::mirror);
+
+            assertEquals(SIZES.length, windowNs.length);
+            for (double[] size : windowNs) {
+                assertEquals(REPETITIONS, size.length);
+                for (double ns : size) assertTrue(ns > 0 && Double.isFinite(ns), "window " + ns + " ns");
+            }
+            for (long size : SIZES) {
+                long messages = (long) WINDOW * (WARMUP + REPETITIONS);
+                assertEquals(messages, io.measure.sendsBySize().get(size), "messages of " + size + " B");
+                assertEquals(messages, io.mirror.recvsBySize().get(size), "receives of " + size + " B");
+            }
+            assertEquals(io.measure.sendsBySize(), io.mirror.recvsBySize(), "the mirror posts a receive per message, at its size");
+            assertEquals(java.util.Set.of(0L), io.mirror.sendsBySize().keySet(), "acknowledgements are empty");
+            long windows = io.mirror.sendsPosted();
+            assertEquals(windows * WINDOW, io.measure.sendsPosted(), "one acknowledgement per window");
+            PingPongInProcessTest.assertEverythingCompleted(io);
+            assertEquals(-1, InProcess.mismatch(io.mirror.recvBuffer(), 3, 70_000), "measure's payload at the mirror");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aMirrorThatStopsAcknowledgingMakesTheMeasureSideTimeOut() throws Exception {
+        Stream stream = new Stream(SIZES, WINDOW, WARMUP, REPETITIONS);
+        try (InProcess io = new InProcess(70_000, stream.depth(), Duration.ofMillis(200))) {
+            io.mirror.stopAfterSends(2); // acknowledges two windows, then is gone
+            var mirrorDone = io.startMirror(stream::mirror);
+            TransportException e = assertThrows(TransportException.class,
+                    () -> stream.measure(io.measure, io.measureAwait(), io.measureControl));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode(), e.getMessage());
+            assertThrows(CountingTransport.Stopped.class, () -> io.awaitMirror(mirrorDone));
+        }
+    }
+}
