@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * One small MPI API over two ABIs. Open MPI's handles are pointers to predefined globals
@@ -58,13 +59,9 @@ public abstract sealed class Mpi permits OpenMpi, Mpich {
      * RTLD_LOCAL load would hide (Open MPI's own Java bindings do the same).
      */
     private static void openGlobally(String library) {
-        var linker = java.lang.foreign.Linker.nativeLinker();
-        var dlopen = linker.downcallHandle(linker.defaultLookup().find("dlopen").orElseThrow(),
-                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS,
-                        java.lang.foreign.ValueLayout.ADDRESS, JAVA_INT));
         MemorySegment handle;
-        try (Arena a = Arena.ofConfined()) {
-            handle = (MemorySegment) dlopen.invokeExact(a.allocateFrom(library), 0x2 | 0x100);
+        try {
+            handle = Libc.dlopen(library, 0x2 | 0x100);
         } catch (Throwable t) {
             throw new IllegalStateException("dlopen " + library, t);
         }
