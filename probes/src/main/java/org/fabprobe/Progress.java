@@ -1,12 +1,8 @@
 package org.fabprobe;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import java.io.PrintStream;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.invoke.MethodHandle;
 import java.util.Locale;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * One live progress line on stderr: what is being measured, k of n, elapsed, an estimate of what
@@ -115,10 +111,7 @@ public final class Progress implements Steps {
     /** isatty(2): a terminal, not a file, pipe or an MPI launcher's relay. */
     public static boolean stderrIsTerminal() {
         try {
-            Linker linker = Linker.nativeLinker();
-            MethodHandle isatty = linker.downcallHandle(linker.defaultLookup().find("isatty").orElseThrow(),
-                    FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-            return (int) isatty.invokeExact(2) == 1;
+            return Libc.isatty(2) == 1;
         } catch (Throwable t) {
             return false;
         }

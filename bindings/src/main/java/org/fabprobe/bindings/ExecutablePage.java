@@ -1,15 +1,9 @@
 package org.fabprobe.bindings;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * fabprobe's own few bytes of x86-64 machine code, run without a C compiler or a shipped
@@ -28,17 +22,10 @@ public final class ExecutablePage {
     /** The page holding {@code code} from its first byte, read+execute. */
     public static MemorySegment map(byte[] code) throws Throwable {
         if (code.length > LENGTH) throw new IllegalArgumentException("code longer than a page");
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        MethodHandle mmap = linker.downcallHandle(libc.find("mmap").orElseThrow(),
-                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-        MethodHandle mprotect = linker.downcallHandle(libc.find("mprotect").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-        MemorySegment page = (MemorySegment) mmap.invokeExact(MemorySegment.NULL, LENGTH, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+        MemorySegment page = Libc.mmap(MemorySegment.NULL, LENGTH, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
         if (page.address() == -1L) throw new IllegalStateException("mmap refused an anonymous page");
         MemorySegment.copy(code, 0, page.reinterpret(LENGTH), JAVA_BYTE, 0, code.length);
-        if ((int) mprotect.invokeExact(page, LENGTH, PROT_READ | PROT_EXEC) != 0) {
+        if (Libc.mprotect(page, LENGTH, PROT_READ | PROT_EXEC) != 0) {
             throw new IllegalStateException("mprotect(PROT_READ|PROT_EXEC) refused");
         }
         return page;

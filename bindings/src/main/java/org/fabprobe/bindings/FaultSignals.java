@@ -1,13 +1,10 @@
 package org.fabprobe.bindings;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * The dispositions of SIGSEGV and SIGBUS at one moment (HotSpot's handlers), to be put back
@@ -26,9 +23,6 @@ public final class FaultSignals {
     private static final int SIGBUS = 7, SIGSEGV = 11;
     /** Larger than any libc's struct sigaction (glibc: 152 bytes on x86-64 and aarch64). */
     private static final long SIGACTION_BYTES = 512;
-    private static final MethodHandle SIGACTION = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("sigaction").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
 
     private final MemorySegment segv, bus;
 
@@ -74,12 +68,6 @@ public final class FaultSignals {
     }
 
     private static void sigaction(int signal, MemorySegment action, MemorySegment old) {
-        int rc;
-        try {
-            rc = (int) SIGACTION.invokeExact(signal, action, old);
-        } catch (Throwable t) {
-            throw Downcalls.rethrow(t);
-        }
-        if (rc != 0) throw new IllegalStateException("sigaction(" + signal + ") failed");
+        if (Libc.sigaction(signal, action, old) != 0) throw new IllegalStateException("sigaction(" + signal + ") failed");
     }
 }

@@ -1,14 +1,8 @@
 package org.fabprobe.bindings;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.invoke.MethodHandle;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * Environment the native libraries must see before they are loaded, because HotSpot owns
@@ -69,16 +63,6 @@ public final class NativeEnvironment {
 
     /** setenv(3) in this process's C environment (not Java's start-up snapshot of it). */
     public static void setenv(String key, String value, boolean overwrite) {
-        Linker linker = Linker.nativeLinker();
-        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) setenv.invokeExact(arena.allocateFrom(key), arena.allocateFrom(value), overwrite ? 1 : 0);
-            if (rc != 0) throw new IllegalStateException("setenv(" + key + ") failed");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot set " + key, t);
-        }
+        if (Libc.setenv(key, value, overwrite ? 1 : 0) != 0) throw new IllegalStateException("setenv(" + key + ") failed");
     }
 }

@@ -1,15 +1,11 @@
 package org.fabprobe.pattern;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import org.fabprobe.bindings.libc.Libc;
 import org.fabprobe.runtime.ThreadIds;
 import org.fabprobe.transport.Transport;
 
@@ -24,9 +20,6 @@ public final class Disturbances {
     private static final int RUSAGE_THREAD = 1;
     /** struct rusage: two struct timevals (16 B each), then 14 longs; ru_nivcsw is the last. */
     private static final long RUSAGE_BYTES = 144, NVCSW_OFFSET = 128, NIVCSW_OFFSET = 136;
-    private static final MethodHandle GETRUSAGE = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("getrusage").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final Path SCHEDSTAT = Path.of("/proc/thread-self/schedstat");
     /**
      * A batch whose timing threads waited for a CPU longer than this share of its samples'
@@ -93,7 +86,7 @@ public final class Disturbances {
     private static long rusageField(long offset) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment usage = arena.allocate(RUSAGE_BYTES, 8);
-            int rc = (int) GETRUSAGE.invokeExact(RUSAGE_THREAD, usage);
+            int rc = Libc.getrusage(RUSAGE_THREAD, usage);
             return rc == 0 ? usage.get(JAVA_LONG, offset) : 0;
         } catch (Throwable e) {
             return 0;

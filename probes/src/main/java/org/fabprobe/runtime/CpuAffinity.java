@@ -1,38 +1,18 @@
 package org.fabprobe.runtime;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.stream.IntStream;
+import org.fabprobe.bindings.libc.Libc;
 
-/** CPU pinning of the calling thread: sched_setaffinity / sched_getaffinity through FFM. */
+/** CPU pinning of the calling thread: sched_setaffinity / sched_getaffinity ({@link Libc}). */
 public final class CpuAffinity {
     /** A glibc cpu_set_t: 1024 CPUs in 16 longs (longs, so bit n is CPU n on any byte order). */
     private static final int MASK_WORDS = 16, MAX_CPUS = MASK_WORDS * 64;
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CAPTURED = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURED.varHandle(PathElement.groupElement("errno"));
-    private static final MethodHandle SET_AFFINITY = affinityCall("sched_setaffinity");
-    private static final MethodHandle GET_AFFINITY = affinityCall("sched_getaffinity");
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private CpuAffinity() {}
-
-    /** int sched_[sg]etaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask), errno captured. */
-    private static MethodHandle affinityCall(String name) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.captureCallState("errno"));
-    }
 
     /** A pinned thread's way back: closing it restores the CPUs the thread had before. */
     public interface Pinned extends AutoCloseable {
@@ -53,7 +33,7 @@ public final class CpuAffinity {
         int[] before = allowedCpus();
         int errno = setAffinity(new int[] {cpu});
         if (errno != 0) {
-            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": " + strerror(errno)
+            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": " + Libc.strerror(errno)
                     + " (allowed: " + cpuList(before) + ")");
         }
         Thread pinned = Thread.currentThread();
@@ -73,7 +53,7 @@ public final class CpuAffinity {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(JAVA_LONG, MASK_WORDS);
             for (int cpu : cpus) mask.setAtIndex(JAVA_LONG, cpu / 64, mask.getAtIndex(JAVA_LONG, cpu / 64) | (1L << (cpu % 64)));
-            return callOnThisThread(SET_AFFINITY, mask, arena);
+            return Libc.sched_setaffinity(0, mask.byteSize(), mask); // pid 0: the calling thread
         }
     }
 
@@ -81,31 +61,11 @@ public final class CpuAffinity {
     public static int[] allowedCpus() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(JAVA_LONG, MASK_WORDS);
-            int errno = callOnThisThread(GET_AFFINITY, mask, arena);
-            if (errno != 0) throw new IllegalStateException("sched_getaffinity: " + strerror(errno));
+            int errno = Libc.sched_getaffinity(0, mask.byteSize(), mask);
+            if (errno != 0) throw new IllegalStateException("sched_getaffinity: " + Libc.strerror(errno));
             return IntStream.range(0, MAX_CPUS)
                     .filter(cpu -> (mask.getAtIndex(JAVA_LONG, cpu / 64) & (1L << (cpu % 64))) != 0)
                     .toArray();
-        }
-    }
-
-    /** Runs a sched_[sg]etaffinity handle for pid 0, the calling thread; returns 0 or errno. */
-    private static int callOnThisThread(MethodHandle affinity, MemorySegment mask, Arena arena) {
-        MemorySegment state = arena.allocate(CAPTURED);
-        try {
-            int rc = (int) affinity.invokeExact(state, 0, mask.byteSize(), mask);
-            return rc == 0 ? 0 : (int) ERRNO.get(state, 0L);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
-
-    /** strerror's text: a constant string for the errnos these calls return. */
-    private static String strerror(int errno) {
-        try {
-            return ((MemorySegment) STRERROR.invokeExact(errno)).reinterpret(Long.MAX_VALUE).getString(0);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 

@@ -1,16 +1,13 @@
 package org.fabprobe.runtime;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * Threads at the kernel's lowest priority (SCHED_IDLE): they run on a CPU nothing else wants,
@@ -18,9 +15,6 @@ import java.nio.file.Path;
  */
 public final class IdlePriority {
     private static final int SCHED_OTHER = 0, SCHED_IDLE = 5;
-    private static final MethodHandle SET_SCHEDULER = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("sched_setscheduler").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
 
     private IdlePriority() {}
 
@@ -69,7 +63,7 @@ public final class IdlePriority {
     private static void setPolicy(int tid, int policy) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment param = arena.allocate(JAVA_INT); // struct sched_param { int sched_priority; } = 0
-            int ignored = (int) SET_SCHEDULER.invokeExact(tid, policy, param); // -1: the thread keeps its policy
+            int ignored = Libc.sched_setscheduler(tid, policy, param); // -1: the thread keeps its policy
         } catch (Throwable e) {
             // a thread that ended meanwhile, or a kernel without SCHED_IDLE: it keeps its priority
         }

@@ -1,9 +1,6 @@
 package org.fabprobe.runtime;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import org.fabprobe.bindings.libc.Libc;
 
 /**
  * Ends the process with libc's _exit, not Runtime.halt: halt stops the JVM at a safepoint,
@@ -11,19 +8,18 @@ import java.lang.invoke.MethodHandle;
  * call did (a blocking MPI_Recv from a stopped peer kept rank 0 alive until the peer resumed).
  */
 public final class ProcessExit {
-    /** Linked up front: the moment of need is no time to load classes. */
-    private static final MethodHandle EXIT = exitHandle();
+    static {
+        Libc.linkExit(); // up front: the moment of need is no time to load classes
+    }
 
     private ProcessExit() {}
 
     /** Ends the process at once with {@code code}, even while a thread is inside a critical downcall. */
     public static void now(int code) {
-        if (EXIT != null) {
-            try {
-                EXIT.invokeExact(code);
-            } catch (Throwable ignored) {
-                // fall through to halt
-            }
+        try {
+            Libc._exit(code); // returns only where libc has no _exit
+        } catch (Throwable ignored) {
+            // fall through to halt
         }
         Runtime.getRuntime().halt(code);
     }
@@ -31,12 +27,5 @@ public final class ProcessExit {
     /** Links the handle now (before any thread may be stuck). */
     public static void link() {
         // the class initializer did it
-    }
-
-    private static MethodHandle exitHandle() {
-        Linker linker = Linker.nativeLinker();
-        return linker.defaultLookup().find("_exit")
-                .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)))
-                .orElse(null);
     }
 }

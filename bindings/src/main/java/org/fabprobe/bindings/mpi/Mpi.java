@@ -18,6 +18,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import org.fabprobe.bindings.Downcalls;
+import org.fabprobe.bindings.libc.Libc;
 import org.fabprobe.bindings.mpi.mpich.gen.MpichH;
 import org.fabprobe.bindings.mpi.openmpi.gen.OpenMpiH;
 
@@ -182,12 +183,9 @@ public final class Mpi {
      * RTLD_LOCAL load would hide (Open MPI's own Java bindings do the same).
      */
     private static void openGlobally(String library) {
-        var linker = Linker.nativeLinker();
-        var dlopen = linker.downcallHandle(linker.defaultLookup().find("dlopen").orElseThrow(),
-                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
         MemorySegment handle;
-        try (Arena a = Arena.ofConfined()) {
-            handle = (MemorySegment) dlopen.invokeExact(a.allocateFrom(library), 0x2 | 0x100);
+        try {
+            handle = Libc.dlopen(library, 0x2 | 0x100);
         } catch (Throwable t) {
             throw new IllegalStateException("dlopen " + library, t);
         }

@@ -1,18 +1,15 @@
 package org.fabprobe.bindings.ucx;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabprobe.bindings.libc.Libc;
 import org.fabprobe.bindings.ucx.gen.Ucx;
 import org.fabprobe.bindings.ucx.gen.ucp_params;
 
@@ -23,19 +20,11 @@ import org.fabprobe.bindings.ucx.gen.ucp_params;
  */
 public final class UcpResources {
     private static final Pattern RESOURCE = Pattern.compile("resource\\s+\\d+\\s*:.*--\\s*(\\S+)/(\\S+)");
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle OPEN_MEMSTREAM = libc("open_memstream", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle FCLOSE = libc("fclose", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle FREE = libc("free", FunctionDescriptor.ofVoid(ADDRESS));
 
     /** One transport on one device, e.g. tcp on lo. */
     public record Resource(String transport, String device) {}
 
     private UcpResources() {}
-
-    private static MethodHandle libc(String name, FunctionDescriptor d) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), d);
-    }
 
     public static List<Resource> list() {
         try (Arena arena = Arena.ofConfined()) {
@@ -76,13 +65,13 @@ public final class UcpResources {
         try {
             MemorySegment bufOut = arena.allocate(ADDRESS);
             MemorySegment sizeOut = arena.allocate(JAVA_LONG);
-            MemorySegment stream = (MemorySegment) OPEN_MEMSTREAM.invokeExact(bufOut, sizeOut);
+            MemorySegment stream = Libc.open_memstream(bufOut, sizeOut);
             if (stream.equals(MemorySegment.NULL)) throw new IllegalStateException("open_memstream failed");
             Ucx.ucp_context_print_info(context, stream);
-            int closed = (int) FCLOSE.invokeExact(stream); // flushes into *bufOut
+            int closed = Libc.fclose(stream); // flushes into *bufOut
             MemorySegment buf = bufOut.get(ADDRESS, 0);
             String text = buf.reinterpret(sizeOut.get(JAVA_LONG, 0) + 1).getString(0);
-            FREE.invokeExact(buf);
+            Libc.free(buf);
             if (closed != 0) throw new IllegalStateException("fclose failed");
             return text;
         } catch (RuntimeException e) {

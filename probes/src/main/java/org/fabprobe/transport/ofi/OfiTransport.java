@@ -13,6 +13,7 @@ import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.bindings.FaultSignals;
 import org.fabprobe.bindings.NativeEnvironment;
+import org.fabprobe.bindings.libc.Libc;
 import org.fabprobe.bindings.libfabric.Fi;
 import org.fabprobe.bindings.libfabric.FiHotPath;
 import org.fabprobe.bindings.libfabric.gen.fi_av_attr;
