@@ -34,14 +34,17 @@ public final class AcceptReport {
         return b.toString();
     }
 
-    /** The plan (--plan): what would run, and which checks each measurement feeds. */
-    public static String plan(String system, java.util.List<org.fabprobe.accept.Plan.Measurement> plan) {
+    /** The plan (--plan): what would run, which checks each measurement feeds, and the transports not available here. */
+    public static String plan(String system, java.util.List<org.fabprobe.accept.Plan.Measurement> plan,
+                              java.util.List<Availability.Absent> absent) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "fabprobe accept  %s: %d measurements%n", system, plan.size()));
         for (var m : plan) {
             b.append(String.format(Locale.ROOT, "%s  fabprobe %s%n", m.id(), m.commandLine()));
             for (var c : m.checks()) b.append("      ").append(c.name()).append(" (").append(c.figure().key()).append(")\n");
         }
+        if (!absent.isEmpty()) b.append("not available here, so accept refuses the spec:\n");
+        for (var a : absent) b.append("  ").append(a.where()).append(": ").append(a.message()).append('\n');
         return b.toString();
     }
 }

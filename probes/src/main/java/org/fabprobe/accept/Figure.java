@@ -62,6 +62,16 @@ public enum Figure {
         return String.join(", ", java.util.Arrays.stream(values()).map(Figure::key).toList());
     }
 
+    /** Whether the figure can be below 0: only MPI - raw, a difference; times, bandwidths, counts and ratios cannot. */
+    public boolean canBeNegative() {
+        return this == MPI_OVERHEAD;
+    }
+
+    /** Whether the figure is judged as measured, without an interval (the matrix's count and ratio), so that a bound can be met exactly. */
+    public boolean exact() {
+        return this == MATRIX_OUTLIERS || this == MATRIX_WORST_RATIO;
+    }
+
     /** The dimension of the figure for a check with these keys (G is per byte, the rest of LogGP time). */
     public Dimension dimension(java.util.Map<String, String> options) {
         return switch (this) {

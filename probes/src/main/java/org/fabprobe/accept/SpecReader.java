@@ -30,13 +30,14 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 /**
  * Reads a spec file and validates all of it before anything runs: YAML syntax (SnakeYAML
  * Engine's node tree keeps each node's line and column), known keys only, values of the right
- * kind, units of the figure's dimension, transports fabprobe knows by name. The first problem
+ * kind, units of the figure's dimension, bounds a measurement can meet, transports fabprobe
+ * knows by name (whether they are here is {@link Availability}'s question). The first problem
  * ends the reading with a {@link SpecException} naming file:line:column.
  */
 public final class SpecReader {
     static final List<String> TOP_KEYS = List.of("system", "description", "peer", "secret_file", "timeout", "cpus", "checks");
 
-    /** UCX_TLS names and aliases (UCX 1.x documentation); which of them exist here is asked at run time. */
+    /** UCX_TLS names and aliases (UCX 1.x documentation); which of them exist here is {@link Availability}'s question. */
     static final Set<String> UCX_TLS_NAMES = Set.of("all", "sm", "shm", "mm", "posix", "sysv", "xpmem", "cma", "knem",
             "tcp", "self", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5", "ud", "ud_v", "ud_x", "ud_verbs", "ud_mlx5",
             "dc", "dc_x", "dc_mlx5", "srd", "cuda", "cuda_copy", "cuda_ipc", "gdr_copy", "rocm", "rocm_copy", "rocm_ipc",
@@ -177,8 +178,47 @@ public final class SpecReader {
                     + figure.key() + (options.containsKey("parameter") ? " " + options.get("parameter") : "") + " is a "
                     + dimension + ": use " + Units.namesOf(dimension));
         }
-        return new Check(name, figure, transport, Map.copyOf(options), reference, lower, upper, unit, where(node),
-                where(transportNode));
+        Check c = new Check(name, figure, transport, Map.copyOf(options), reference, lower, upper, unit, where(node),
+                valuesWhere(all));
+        checkBounds(c);
+        return c;
+    }
+
+    /**
+     * Refuses bounds that no measurement could meet: a negative reference or lower bound on a
+     * figure that is never negative, an interval of width 0 around a figure measured with an
+     * uncertainty, or an upper bound of 0 on one that is also never negative. (An empty interval
+     * cannot be written: lower is <= 0 <= upper.)
+     */
+    private static void checkBounds(Check c) {
+        Figure f = c.figure();
+        String unit = " " + c.unit().name();
+        String figure = f.key() + (c.options().containsKey("parameter") ? " " + c.options().get("parameter") : "");
+        double lo = c.lowerBound(), hi = c.upperBound();
+        if (!f.canBeNegative() && c.reference() < 0) {
+            throw new SpecException(c.whereOf("reference"), "reference: " + figure + " is never negative, so "
+                    + Acceptance.Format.number(c.reference()) + unit + " cannot be met");
+        }
+        if (!f.canBeNegative() && c.lower() != null && lo < 0) {
+            throw new SpecException(c.whereOf("lower"), "lower: " + Acceptance.Format.number(c.lower() * 100)
+                    + "% puts the lower bound at " + Acceptance.Format.number(lo) + unit + ", but " + figure
+                    + " is never negative (-100% puts it at 0; without lower: there is none)");
+        }
+        if (f.exact()) return; // judged as measured: a bound can be met exactly
+        String never = figure + ", measured with an uncertainty, never lies within " + Acceptance.Format.bounds(lo, hi) + unit;
+        if (c.reference() == 0 && c.upper() != null && (c.lower() != null || !f.canBeNegative())) {
+            throw new SpecException(c.whereOf("reference"), "reference: 0 scales every tolerance to 0: " + never);
+        }
+        if (lo == hi) {
+            throw new SpecException(c.whereOf("upper"), "upper: 0% with lower: 0% leaves an interval of width 0: " + never);
+        }
+    }
+
+    /** Where each key's value is written, by key. */
+    private Map<String, String> valuesWhere(Map<String, NodeTuple> keys) {
+        Map<String, String> m = new LinkedHashMap<>();
+        keys.forEach((key, tuple) -> m.put(key, where(tuple.getValueNode())));
+        return Map.copyOf(m);
     }
 
     /** Why a transport name is not one fabprobe knows, or null. Whether it is offered here is asked later. */

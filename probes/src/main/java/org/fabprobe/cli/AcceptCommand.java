@@ -16,6 +16,7 @@ import org.fabprobe.accept.Availability;
 import org.fabprobe.accept.JUnitXml;
 import org.fabprobe.accept.Plan;
 import org.fabprobe.accept.Spec;
+import org.fabprobe.accept.SpecException;
 import org.fabprobe.accept.SpecReader;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.LocalLauncher;
@@ -54,7 +55,8 @@ final class AcceptCommand implements Callable<Integer> {
             description = "Judge again the measurements of an earlier 'accept --json' (the same command lines); only the others are run.")
     Path from;
 
-    @Option(names = "--plan", description = "Validate the spec and print the measurements it needs; measure nothing.")
+    @Option(names = "--plan", description = {"Validate the spec and print the measurements it needs; measure nothing.",
+            "Exit 2 when a transport it names is not available here (the plan says which)."})
     boolean planOnly;
 
     @Override
@@ -69,8 +71,12 @@ final class AcceptCommand implements Callable<Integer> {
         Spec spec = SpecReader.read(specFile);
         List<Plan.Measurement> plan = Plan.of(spec);
         if (planOnly) {
-            System.out.print(AcceptReport.plan(spec.system(), plan));
-            return ExitCode.OK;
+            List<Availability.Absent> absent = Availability.absent(spec);
+            System.out.print(AcceptReport.plan(spec.system(), plan, absent));
+            if (absent.isEmpty()) return ExitCode.OK;
+            // refused as a run would be, but after naming every absent transport, not only the first
+            throw new SpecException(specFile.toString(), absent.size() + " of its transports are not available here: "
+                    + String.join(", ", absent.stream().map(Availability.Absent::transport).toList()) + " (see the plan)");
         }
         Map<String, JsonNode> earlier = from == null ? Map.of() : earlier(from);
         boolean allEarlier = plan.stream().allMatch(m -> earlier.containsKey(m.commandLine()));

@@ -1,6 +1,5 @@
 package org.fabprobe.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.bindings.ucx.Ucp;
 import org.fabprobe.bindings.ucx.UcpResources;
+import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.ProvidersDocument;
 import org.fabprobe.result.ProvidersDocument.Offer;
@@ -133,40 +133,12 @@ final class ProvidersCommand implements Callable<Integer> {
     /** The MPIs whose library and launcher are both installed. */
     static List<ProvidersDocument.Mpi> installedMpis() {
         List<ProvidersDocument.Mpi> found = new ArrayList<>();
-        String[][] launchers = {{"mpirun.openmpi", "orterun"}, {"mpiexec.mpich", "mpirun.mpich"}};
-        Mpi.Implementation[] impls = {Mpi.Implementation.OPENMPI, Mpi.Implementation.MPICH};
-        for (int i = 0; i < impls.length; i++) {
-            String library = findLibrary(impls[i].library);
-            String launcher = findOnPath(launchers[i]);
-            if (library != null && launcher != null) found.add(new ProvidersDocument.Mpi(impls[i].id, library, launcher));
+        for (Mpi.Implementation impl : Mpi.Implementation.values()) {
+            String library = LocalLauncher.libraryPath(impl);
+            String launcher = LocalLauncher.launcherPath(impl);
+            if (library != null && launcher != null) found.add(new ProvidersDocument.Mpi(impl.id, library, launcher));
         }
         return found;
-    }
-
-    private static String findOnPath(String... names) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            for (String name : names) {
-                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
-                if (Files.isExecutable(p)) return p.toString();
-            }
-        }
-        return null;
-    }
-
-    /** Looks for a shared library where the dynamic loader would (without loading it: MPIs are loaded once, globally). */
-    private static String findLibrary(String name) {
-        List<String> dirs = new ArrayList<>();
-        String ld = System.getenv("LD_LIBRARY_PATH");
-        if (ld != null) dirs.addAll(List.of(ld.split(":")));
-        String triplet = System.getProperty("os.arch").equals("amd64") ? "x86_64-linux-gnu"
-                : System.getProperty("os.arch") + "-linux-gnu";
-        dirs.addAll(List.of("/usr/lib/" + triplet, "/lib/" + triplet, "/usr/lib64", "/usr/lib", "/usr/local/lib"));
-        for (String dir : dirs) {
-            if (dir.isEmpty()) continue;
-            Path p = Path.of(dir, name);
-            if (Files.exists(p)) return p.toString();
-        }
-        return null;
     }
 
     /** SIZE_MAX means no limit; values just below it (SIZE_MAX - 4 KiB for sockets) say how far below. */

@@ -189,28 +189,65 @@ public final class LocalLauncher {
 
     private static List<String> launcherCommand(Mpi.Implementation impl, int ranks) {
         List<String> cmd = new ArrayList<>();
+        cmd.add(find(impl));
         if (impl == Mpi.Implementation.OPENMPI) {
-            cmd.add(find(impl, "mpirun.openmpi", "orterun"));
             // both ranks pin themselves (--cpu options); the MPI must not bind them first
             cmd.addAll(List.of("-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
             for (String name : NativeEnvironment.REQUIRED.keySet()) cmd.addAll(List.of("-x", name));
         } else {
-            cmd.add(find(impl, "mpiexec.mpich", "mpirun.mpich"));
             cmd.addAll(List.of("-n", Integer.toString(ranks))); // Hydra passes the whole environment on
         }
         return cmd;
     }
 
-    private static String find(Mpi.Implementation impl, String... names) {
+    private static String find(Mpi.Implementation impl) {
+        String launcher = launcherPath(impl);
+        if (launcher != null) return launcher;
+        throw new FabprobeException(ExitCode.MISSING_DEPENDENCY, "mpi:" + impl.id + ": not running under an MPI launcher"
+                + " and no " + String.join(" or ", launcherNames(impl)) + " on PATH (install "
+                + (impl == Mpi.Implementation.OPENMPI ? "openmpi-bin" : "mpich") + ", or start fabprobe with mpirun/srun)");
+    }
+
+    private static List<String> launcherNames(Mpi.Implementation impl) {
+        return impl == Mpi.Implementation.OPENMPI ? List.of("mpirun.openmpi", "orterun") : List.of("mpiexec.mpich", "mpirun.mpich");
+    }
+
+    /** The MPI's own launcher on PATH, or null. */
+    public static String launcherPath(Mpi.Implementation impl) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            for (String name : names) {
+            for (String name : launcherNames(impl)) {
                 Path p = Path.of(dir.isEmpty() ? "." : dir, name);
                 if (Files.isExecutable(p)) return p.toString();
             }
         }
-        throw new FabprobeException(ExitCode.MISSING_DEPENDENCY, "mpi:" + impl.id + ": not running under an MPI launcher"
-                + " and no " + String.join(" or ", names) + " on PATH (install "
-                + (impl == Mpi.Implementation.OPENMPI ? "openmpi-bin" : "mpich") + ", or start fabprobe with mpirun/srun)");
+        return null;
+    }
+
+    /**
+     * The MPI's library where the dynamic loader would find it, or null; looked for without
+     * loading it, since an MPI is loaded once, globally.
+     */
+    public static String libraryPath(Mpi.Implementation impl) {
+        List<String> dirs = new ArrayList<>();
+        String ld = System.getenv("LD_LIBRARY_PATH");
+        if (ld != null) dirs.addAll(List.of(ld.split(":")));
+        String triplet = System.getProperty("os.arch").equals("amd64") ? "x86_64-linux-gnu"
+                : System.getProperty("os.arch") + "-linux-gnu";
+        dirs.addAll(List.of("/usr/lib/" + triplet, "/lib/" + triplet, "/usr/lib64", "/usr/lib", "/usr/local/lib"));
+        for (String dir : dirs) {
+            if (dir.isEmpty()) continue;
+            Path p = Path.of(dir, impl.library);
+            if (Files.exists(p)) return p.toString();
+        }
+        return null;
+    }
+
+    /** Why mpi:IMPL cannot be launched here (its library or its launcher is missing), or null. */
+    public static String notInstalled(Mpi.Implementation impl) {
+        String name = impl == Mpi.Implementation.OPENMPI ? "Open MPI" : "MPICH";
+        if (libraryPath(impl) == null) return name + " is not installed (no " + impl.library + " where the loader looks)";
+        if (launcherPath(impl) == null) return name + " is not installed (no " + String.join(" or ", launcherNames(impl)) + " on PATH)";
+        return null;
     }
 
     private static boolean isRoot() {

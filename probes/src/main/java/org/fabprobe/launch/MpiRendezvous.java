@@ -13,7 +13,7 @@ import org.fabprobe.transport.mpi.MpiWorld;
  * The transport is MPI itself: ranks 0 and 1 of MPI_COMM_WORLD are measure and mirror, every
  * rank runs the same command line (so the mirror knows the session without being told), the
  * control channel is MPI_Send/MPI_Recv on a tag of its own, and other ranks wait. In local
- * mode {@link MpiLauncher} starts the MPI's launcher over this same command line first.
+ * mode {@link LocalLauncher} starts the MPI's launcher over this same command line first.
  */
 final class MpiRendezvous implements Rendezvous {
     private final MpiWorld world;

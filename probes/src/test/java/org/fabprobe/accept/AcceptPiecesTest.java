@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.fabprobe.ExitCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,13 +58,94 @@ class AcceptPiecesTest {
                 system: s
                 checks:
                   - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 2, lower: -25%, upper: 0.5, unit: us}
-                  - {name: b, figure: half_rtt, transport: ofi:shm, size: 8, reference: -4, lower: ~, upper: 50%, unit: ns}
+                  - {name: b, figure: mpi_overhead, transport: ofi:tcp, mpi: openmpi, parameter: o_s, sizes: 0..64, reference: -4, lower: ~, upper: 50%, unit: ns}
                 """);
         Check a = spec.checks().get(0), b = spec.checks().get(1);
         assertEquals(1.5, a.lowerBound(), 1e-12);
         assertEquals(3.0, a.upperBound(), 1e-12);
         assertEquals(Double.NEGATIVE_INFINITY, b.lowerBound());
         assertEquals(-2.0, b.upperBound(), 1e-12); // |reference| scales the tolerance
+    }
+
+    /** Bounds no measurement could meet are refused where the offending value is written. */
+    @Test
+    void boundsThatCanNeverPassAreRefusedWhereTheyAreWritten() throws Exception {
+        String check = "  - {name: a, figure: %s, transport: ofi:shm, size: 8, reference: %s, lower: %s, upper: %s, unit: %s}\n";
+        // 0 %/0 % around a figure measured with an uncertainty: at upper
+        assertRefused(check.formatted("half_rtt", "1", "0%", "0%", "us"), ":3:94: upper: 0% with lower: 0% leaves an interval of width 0");
+        // a reference of 0 scales both tolerances to 0, and an upper bound of 0 on a time is never met: at reference
+        assertRefused(check.formatted("half_rtt", "0", "-50%", "50%", "us"), ":3:73: reference: 0 scales every tolerance to 0");
+        assertRefused(check.formatted("half_rtt", "0", "~", "50%", "us"), ":3:73: reference: 0 scales every tolerance to 0");
+        // a negative lower bound on a time or a bandwidth, a negative reference: at the value
+        assertRefused(check.formatted("half_rtt", "1", "-150%", "50%", "us"),
+                ":3:83: lower: -150% puts the lower bound at -0.5 us, but half_rtt is never negative");
+        assertRefused(check.formatted("pingpong_bandwidth", "10", "-1.01", "~", "GB/s"),
+                ":3:94: lower: -101% puts the lower bound at -0.1 GB/s, but pingpong_bandwidth is never negative");
+        assertRefused(check.formatted("half_rtt", "-4", "~", "50%", "us"), ":3:73: reference: half_rtt is never negative");
+        // an empty interval (lower bound above upper bound) cannot be written: each tolerance has its side
+        assertRefused(check.formatted("half_rtt", "1", "10%", "~", "us"), ":3:83: lower: a tolerance below the reference is <= 0");
+        assertRefused(check.formatted("half_rtt", "1", "~", "-10%", "us"), ":3:93: upper: a tolerance above the reference is >= 0");
+
+        // what can pass is taken: a lower bound of 0, a count met exactly, a difference below 0
+        Spec spec = read("""
+                system: s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 1, lower: -100%, upper: 0, unit: us}
+                  - {name: b, figure: matrix_outliers, transport: ofi:shm, procs: 4, reference: 0, lower: 0, upper: 0, unit: count}
+                  - {name: c, figure: mpi_overhead, transport: ofi:tcp, mpi: openmpi, parameter: L, sizes: 0..64, reference: 1, lower: -300%, upper: 0, unit: us}
+                  - {name: d, figure: half_rtt, transport: ofi:shm, size: 8, reference: 0, lower: 0, unit: us}
+                """);
+        assertEquals(0.0, spec.checks().get(0).lowerBound());
+        assertEquals(-2.0, spec.checks().get(2).lowerBound(), 1e-12);
+    }
+
+    private void assertRefused(String check, String expected) {
+        SpecException e = assertThrows(SpecException.class, () -> read("system: s\nchecks:\n" + check), check);
+        assertEquals(ExitCode.USAGE, e.exitCode());
+        assertTrue(e.getMessage().contains(expected), e.getMessage() + "\nexpected: " + expected);
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    }
+
+    /** Absent transports, named as a run would name them: raw, under an MPI, and mpi_overhead's mpi:. */
+    @Test
+    void absentTransportsAreFoundWithoutMeasuring() throws Exception {
+        Spec spec = read("""
+                system: s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ucx:rc, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: b, figure: half_rtt, transport: ofi:verbs, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: c, figure: collective_t0, transport: mpi:openmpi/ucx:rc, operation: barrier, procs: 2, reference: 1, upper: 1, unit: us}
+                  - {name: d, figure: mpi_overhead, transport: ucx:tcp, mpi: openmpi/ucx:ud, parameter: o_s, sizes: 0..64, reference: 1, upper: 1, unit: us}
+                  - {name: e, figure: bandwidth, transport: ucx:rc, size: 1M, reference: 1, upper: 1, unit: GB/s}
+                """);
+        List<Availability.Absent> absent = Availability.absent(spec);
+        assertEquals(List.of("ucx:rc", "ofi:verbs", "mpi:openmpi/ucx:rc", "mpi:openmpi/ucx:ud"),
+                absent.stream().map(Availability.Absent::transport).toList(), absent::toString); // each once
+        String file = dir.resolve("spec.yaml").toString();
+        assertEquals(List.of(file + ":3:44", file + ":4:44", file + ":5:49", file + ":6:62"),
+                absent.stream().map(Availability.Absent::where).toList());
+        assertTrue(absent.get(0).message().startsWith("UCX transport 'rc' (ucx:rc) is not available here; available: "),
+                absent.get(0).message());
+        assertTrue(absent.get(1).message().startsWith("transport 'ofi:verbs' is not available here: libfabric has no tagged"
+                + " RDM provider 'verbs'"), absent.get(1).message());
+        assertTrue(absent.get(2).message().startsWith("transport 'mpi:openmpi/ucx:rc' runs over ucx:rc: UCX transport 'rc'"),
+                absent.get(2).message());
+        SpecException e = assertThrows(SpecException.class, () -> Availability.check(spec));
+        assertEquals(ExitCode.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith(file + ":3:44: UCX transport 'rc'"), e.getMessage());
+
+        // what this machine has (both MPIs are installed here; ucx:sm is an alias of its shared-memory transports)
+        Spec present = read("""
+                system: s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: b, figure: half_rtt, transport: 'ucx:posix,cma', size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: c, figure: half_rtt, transport: ucx:sm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: d, figure: collective_t0, transport: mpi:openmpi/ob1:vader, operation: barrier, procs: 2, reference: 1, upper: 1, unit: us}
+                  - {name: e, figure: collective_t0, transport: mpi:mpich/ucx:tcp, operation: barrier, procs: 2, reference: 1, upper: 1, unit: us}
+                  - {name: f, figure: mpi_overhead, transport: ofi:tcp, mpi: openmpi, parameter: o_s, sizes: 0..64, reference: 1, upper: 1, unit: us}
+                """);
+        assertEquals(List.of(), Availability.absent(present));
     }
 
     @Test

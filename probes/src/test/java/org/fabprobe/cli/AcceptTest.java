@@ -215,6 +215,16 @@ class AcceptTest {
                         head + "    unit: us\n    transport: fabric:fast\n", "9:16", "unknown transport 'fabric:fast'"),
                 org.junit.jupiter.params.provider.Arguments.of("unknown UCX transport",
                         head + "    unit: us\n    transport: ucx:posix,cmaa\n", "9:16", "'cmaa' is not a UCX transport"),
+                org.junit.jupiter.params.provider.Arguments.of("UCX transport absent here",
+                        head + "    unit: us\n    transport: ucx:rc\n", "9:16", "UCX transport 'rc' (ucx:rc) is not available here"),
+                org.junit.jupiter.params.provider.Arguments.of("libfabric provider absent here",
+                        head + "    unit: us\n    transport: ofi:verbs\n", "9:16", "transport 'ofi:verbs' is not available here"),
+                org.junit.jupiter.params.provider.Arguments.of("0 %/0 % tolerance",
+                        head.replace("    upper: 1\n", "    lower: 0%\n    upper: 0%\n") + "    unit: us\n    transport: ofi:shm\n",
+                        "8:12", "leaves an interval of width 0"),
+                org.junit.jupiter.params.provider.Arguments.of("negative lower bound on a time",
+                        head.replace("    upper: 1\n", "    lower: -150%\n    upper: 1\n") + "    unit: us\n    transport: ofi:shm\n",
+                        "7:12", "puts the lower bound at -0.5 us, but half_rtt is never negative"),
                 org.junit.jupiter.params.provider.Arguments.of("malformed YAML",
                         head + "    unit: [us\n    transport: ofi:shm\n", "9:14", "malformed YAML"),
                 org.junit.jupiter.params.provider.Arguments.of("matrix ratio without 'of'",
@@ -239,12 +249,28 @@ class AcceptTest {
         assertFalse(Files.exists(junit), "nothing written");
     }
 
-    /** The documented example for an InfiniBand pair is a valid spec (not run here: no InfiniBand). */
+    /**
+     * The documented example for an InfiniBand pair is a valid spec, and its plan says what this
+     * machine lacks (no InfiniBand here): exit 2, as a run of it would be refused.
+     */
     @Test
-    void theInfiniBandExampleIsAValidSpec() {
+    void theInfiniBandExamplesPlanNamesTheTransportsAbsentHere() {
         CliRun run = CliRun.of("accept", "../specs/ib-hdr-pair.yaml", "--plan");
-        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(ExitCode.USAGE, run.exitCode(), run::toString);
         assertTrue(run.out().contains("--peer"), run.out());
         assertTrue(run.out().contains("fabprobe pingpong -t ucx:rc"), run.out());
+        assertTrue(run.out().contains("../specs/ib-hdr-pair.yaml:33:16: UCX transport 'rc' (ucx:rc) is not available here"), run.out());
+        assertTrue(run.out().contains("../specs/ib-hdr-pair.yaml:50:16: transport 'ofi:verbs' is not available here"), run.out());
+        assertEquals(List.of("fabprobe: ../specs/ib-hdr-pair.yaml: 2 of its transports are not available here: ucx:rc, ofi:verbs"
+                + " (see the plan)"), run.err().lines().toList());
+    }
+
+    /** A plan whose transports are all here: exit 0. */
+    @Test
+    void thePlanOfTheOneHostSpecIsRunnableHere() {
+        CliRun run = CliRun.of("accept", ONE_HOST.toString(), "--plan");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("fabprobe pingpong -t ucx:posix,cma"), run.out());
+        assertFalse(run.out().contains("not available"), run.out());
     }
 }

@@ -179,15 +179,26 @@ public final class UcxTransport implements Transport {
      * be a transport UCX lists as a resource here, or an alias one of them answers to.
      */
     private static void checkTlsNames(String tls, List<UcpResources.Resource> resources) {
+        String problem = tlsProblem(tls, resources);
+        if (problem != null) throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, problem);
+    }
+
+    /** Why UCX could not use UCX_TLS={@code tls} here (the names ucx:TLS would refuse), or null. */
+    public static String tlsProblem(String tls) {
+        initialize();
+        return tlsProblem(tls, resources());
+    }
+
+    private static String tlsProblem(String tls, List<UcpResources.Resource> resources) {
         TreeSet<String> present = new TreeSet<>();
         resources.forEach(r -> present.add(r.transport()));
         for (String token : tls.split(",")) {
             String t = token.strip().replaceFirst("^[\\^\\\\]", "");
             if (t.isEmpty() || !(present.contains(t) || aliasPresent(t, present))) {
-                throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "UCX transport '" + t + "' (ucx:" + tls
-                        + ") is not available here; available: " + available(resources));
+                return "UCX transport '" + t + "' (ucx:" + tls + ") is not available here; available: " + available(resources);
             }
         }
+        return null;
     }
 
     /** UCX_TLS aliases: all; sm/shm/mm for the shared-memory transports; ib, rc, ud, dc, cuda, ... by prefix. */
