@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Locale;
 import org.fabprobe.api.SizeList;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.CollectivesDocument;
@@ -14,7 +15,6 @@ import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.result.Value;
 
 /**
  * Reads each check's figure from its measurement's document: value and 95 % uncertainty in the
@@ -84,7 +84,7 @@ public final class Figures {
                 long at = at(o, d.parameters().isEmpty() ? 0 : d.parameters().getFirst().fromBytes());
                 ParameterRange r = d.parameters().stream().filter(x -> x.fromBytes() <= at && at <= x.toBytes()).findFirst()
                         .orElseThrow(() -> new Missing("no " + c.command() + " size range holds " + at + " B"));
-                Value v = parameter(r, o.get("parameter"));
+                Estimate v = parameter(r, o.get("parameter"));
                 yield new Reading(v.value(), v.ci95(), "range " + human(r.fromBytes()) + " .. " + human(r.toBytes()));
             }
             case MPI_OVERHEAD -> {
@@ -93,7 +93,7 @@ public final class Figures {
                 CompareDocument.Range r = d.ranges().stream().filter(x -> x.fromBytes() <= at && at <= x.toBytes()).findFirst()
                         .orElseThrow(() -> new Missing("no MPI size range of the comparison holds " + at + " B"));
                 int i = List.of("L", "o_s", "o_r", "g", "G").indexOf(o.get("parameter"));
-                Value v = r.cells().get(i).difference();
+                Estimate v = r.cells().get(i).difference();
                 yield new Reading(v.value(), v.ci95(), "MPI - raw, range " + human(r.fromBytes()) + " .. " + human(r.toBytes()));
             }
             case COLLECTIVE_T0 -> collectiveT0((CollectivesDocument) document, o.get("operation"),
@@ -148,8 +148,8 @@ public final class Figures {
         return o.containsKey("at") ? SizeList.size(o.get("at")) : first;
     }
 
-    private static Value parameter(ParameterRange r, String name) {
-        Value v = switch (name) {
+    private static Estimate parameter(ParameterRange r, String name) {
+        Estimate v = switch (name) {
             case "L" -> r.latencyNs();
             case "o_s" -> r.sendOverheadNs();
             case "o_r" -> r.recvOverheadNs();

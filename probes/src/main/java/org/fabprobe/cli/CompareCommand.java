@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.plot.Plots;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.result.Value;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -150,7 +150,7 @@ final class CompareCommand implements Callable<Integer> {
             String[] names = {"o_s", "o_r"};
             CompareDocument.Cell[] cells = {row.sendOverheadNs(), row.recvOverheadNs()};
             for (int i = 0; i < names.length; i++) {
-                Value d = cells[i].difference();
+                Estimate d = cells[i].difference();
                 if (d.value() + (Double.isNaN(d.ci95()) ? 0 : d.ci95()) < 0) {
                     flags.add(String.format(Locale.ROOT, "%s: MPI below raw by %.0f ns (beyond uncertainty) in %d..%d B",
                             names[i], -d.value(), row.fromBytes(), row.toBytes()));
@@ -234,7 +234,7 @@ final class CompareCommand implements Callable<Integer> {
                         + "not the raw side's calls: under pml ucx another protocol)";
     }
 
-    private static String pm(Value e, double scale, boolean perByte) {
+    private static String pm(Estimate e, double scale, boolean perByte) {
         double v = e.value(), ci = e.ci95();
         if (Double.isNaN(v)) return "–";
         String f = perByte ? "%.4f" : "%.3f";

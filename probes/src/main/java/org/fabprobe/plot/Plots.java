@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.CompareDocument;
@@ -29,7 +30,6 @@ import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.RunDocument;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
-import org.fabprobe.result.Value;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.CategoryLabelPositions;
@@ -176,7 +176,7 @@ public final class Plots {
             add(series.get(0), s.sizeBytes(), s.oNs());
             add(series.get(1), s.sizeBytes(), s.gapAllNs());
             SampledValue p = s.prtt10Ns();
-            add(series.get(2), s.sizeBytes(), new Value(p.median() / 2, p.ci95() / 2));
+            add(series.get(2), s.sizeBytes(), new Estimate(p.median() / 2, p.ci95() / 2));
         }
         JFreeChart chart = xy(title(d, "LogGP o, g + (s-1)G against message size (n = " + d.messages() + ")"),
                 sizeAxis("message size s"), logAxis("time (µs); bars: 95 % CI"), collection(series), null);
@@ -253,7 +253,7 @@ public final class Plots {
                 + raw.host().hostname() + "  ·  " + date(d.startedAt());
     }
 
-    private static void bar(DefaultStatisticalCategoryDataset data, Value v, double scale, String series, String category) {
+    private static void bar(DefaultStatisticalCategoryDataset data, Estimate v, double scale, String series, String category) {
         if (Double.isNaN(v.value())) return; // not measured by this method
         data.add(v.value() * scale, Double.isNaN(v.ci95()) ? 0 : v.ci95() * scale, series, category);
     }
@@ -269,7 +269,7 @@ public final class Plots {
             if (e.getKey().equals("barrier")) {
                 DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
                 for (CollectivesDocument.Result r : e.getValue()) {
-                    bar(data, new Value(r.t0Ns(), r.t0Ci95Ns()), 1e-3, "barrier", "p = " + r.procs());
+                    bar(data, new Estimate(r.t0Ns(), r.t0Ci95Ns()), 1e-3, "barrier", "p = " + r.procs());
                 }
                 panels.add(category(title, "processes", "time (µs); bars: 95 % CI of the median", data));
                 continue;
@@ -307,11 +307,11 @@ public final class Plots {
     // ---- building blocks -------------------------------------------------------------------
 
     private static void add(YIntervalSeries s, double x, SampledValue v) {
-        add(s, x, new Value(v.median(), v.ci95()));
+        add(s, x, new Estimate(v.median(), v.ci95()));
     }
 
     /** A point with its 95 % interval, in µs; points that cannot sit on a log axis are left out. */
-    private static void add(YIntervalSeries s, double x, Value v) {
+    private static void add(YIntervalSeries s, double x, Estimate v) {
         double y = v.value() / 1e3, ci = Double.isNaN(v.ci95()) ? 0 : v.ci95() / 1e3;
         if (!(y > 0)) return;
         s.add(x, y, Math.max(y - ci, y * 0.05), y + ci);

@@ -1,12 +1,12 @@
 package org.fabprobe.report;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.model.Robust;

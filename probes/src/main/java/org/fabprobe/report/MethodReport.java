@@ -1,10 +1,10 @@
 package org.fabprobe.report;
 
-import org.fabprobe.api.RunFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import org.fabprobe.api.RunFacts;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.MethodFlags;
 import org.fabprobe.method.PLogPMethod;
@@ -19,7 +19,6 @@ import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
-import org.fabprobe.result.Value;
 
 /**
  * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
@@ -53,8 +52,8 @@ public final class MethodReport {
         List<LogGPDocument.Size> sizes = new ArrayList<>();
         for (LogGPMethod.SizePrtt p : r.sizes()) {
             sizes.add(new LogGPDocument.Size(p.size(), sampled(p.prtt1()), sampled(p.prttN()),
-                    sampled(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), Value.of(p.gapAll()),
-                    Value.of(p.overhead())));
+                    sampled(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), p.gapAll(),
+                    p.overhead()));
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
@@ -102,7 +101,7 @@ public final class MethodReport {
         List<PLogPDocument.Size> sizes = new ArrayList<>();
         for (PLogPMethod.SizeParams p : r.sizes()) {
             sizes.add(new PLogPDocument.Size(p.size(), p.origin(), sampled(p.sendOverhead()),
-                    sampled(p.recvOverhead()), sampled(p.rtt()), Value.of(p.gap()),
+                    sampled(p.recvOverhead()), sampled(p.rtt()), p.gap(),
                     p.saturatedGap() == null ? null : saturation(p.saturatedGap())));
         }
         double[] ms = r.phasesMs();
@@ -110,7 +109,7 @@ public final class MethodReport {
                 c.warmupMs());
         return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
-                MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), Value.of(r.latency()), sizes);
+                MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), r.latency(), sizes);
     }
 
     public static String csv(PLogPMethod.Result r) {
@@ -164,11 +163,11 @@ public final class MethodReport {
             for (int i = 0; i < cv.bursts().length; i++) {
                 points.add(new SignatureDocument.Point(cv.bursts()[i], sampled(cv.cost()[i])));
             }
-            curves.add(new SignatureDocument.Curve(cv.delayNs(), Value.of(cv.steadyState()), points));
+            curves.add(new SignatureDocument.Curve(cv.delayNs(), cv.steadyState(), points));
         }
         List<SignatureDocument.Bulk> bulk = new ArrayList<>();
         for (SignatureMethod.Bulk k : r.bulk()) {
-            bulk.add(new SignatureDocument.Bulk(k.size(), sampled(k.sendOverhead()), Value.of(k.gap())));
+            bulk.add(new SignatureDocument.Bulk(k.size(), sampled(k.sendOverhead()), k.gap()));
         }
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
@@ -228,7 +227,7 @@ public final class MethodReport {
     }
 
     private static PLogPDocument.Saturation saturation(PLogPMethod.Saturation s) {
-        return new PLogPDocument.Saturation(Value.of(s.gap()), s.messages(), s.saturated(), sampled(s.rttN()),
+        return new PLogPDocument.Saturation(s.gap(), s.messages(), s.saturated(), sampled(s.rttN()),
                 s.wallMs());
     }
 

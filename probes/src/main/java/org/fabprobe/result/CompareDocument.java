@@ -3,6 +3,7 @@ package org.fabprobe.result;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.model.Estimate;
 
 /**
  * Schema fabprobe.compare/1: one method on the raw transport and over MPI, and per MPI size range
@@ -32,18 +33,18 @@ public record CompareDocument(String schema, String method, String startedAt, St
      * whose interval adds in quadrature raw's, MPI's and half the raw runs' difference (the
      * host's drift: MPI ran between them).
      */
-    public record Cell(Value raw, Value mpi, Value difference, double rawDrift) {
-        public static Cell of(Value rawBefore, Value rawAfter, Value mpi) {
+    public record Cell(Estimate raw, Estimate mpi, Estimate difference, double rawDrift) {
+        public static Cell of(Estimate rawBefore, Estimate rawAfter, Estimate mpi) {
             if (Double.isNaN(rawAfter.value())) rawAfter = rawBefore; // one run without the parameter: no drift known
             if (Double.isNaN(rawBefore.value())) rawBefore = rawAfter;
             double drift = Math.abs(rawAfter.value() - rawBefore.value());
-            Value raw = new Value((rawBefore.value() + rawAfter.value()) / 2, Math.hypot(rawBefore.ci95(), rawAfter.ci95()) / 2);
+            Estimate raw = new Estimate((rawBefore.value() + rawAfter.value()) / 2, Math.hypot(rawBefore.ci95(), rawAfter.ci95()) / 2);
             double ci = Math.sqrt(raw.ci95() * raw.ci95() + mpi.ci95() * mpi.ci95() + drift * drift / 4);
-            return new Cell(raw, mpi, new Value(mpi.value() - raw.value(), ci), drift);
+            return new Cell(raw, mpi, new Estimate(mpi.value() - raw.value(), ci), drift);
         }
 
         /** One raw run only: no drift measured. */
-        public static Cell of(Value raw, Value mpi) {
+        public static Cell of(Estimate raw, Estimate mpi) {
             return of(raw, raw, mpi);
         }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.loggp/1: LogGP by Hoefler et al.'s PRTT(n, d, s) per size, parameters per size range. */
 public record LogGPDocument(String schema, String tool, String command, String transport,
@@ -17,5 +18,5 @@ public record LogGPDocument(String schema, String tool, String command, String t
     public record Size(long sizeBytes, @JsonProperty("prtt_1_0_ns") SampledValue prtt10Ns,
                        @JsonProperty("prtt_n_0_ns") SampledValue prttN0Ns,
                        @JsonProperty("prtt_n_d_ns") SampledValue prttNDNs, double delayNs, double delaySpunNs,
-                       Value gapAllNs, Value oNs) {}
+                       Estimate gapAllNs, Estimate oNs) {}
 }

@@ -5,22 +5,23 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.plogp/1: parameterized LogP (Kielmann et al.) per size, LogGP per size range. */
 public record PLogPDocument(String schema, String tool, String command, String transport,
                             Map<String, String> transportFacts, Map<String, Object> settings, Host host,
                             Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
-                            Saturation g0, @JsonProperty("L_ns") Value latencyNs, List<Size> sizes)
+                            Saturation g0, @JsonProperty("L_ns") Estimate latencyNs, List<Size> sizes)
         implements MethodDocument {
     public static final String SCHEMA = "fabprobe.plogp/1";
 
     /** g by saturation: a train of {@code messages} empty messages. */
-    public record Saturation(Value gNs, int messages, boolean saturated, @JsonProperty("rtt_n_ns") SampledValue rttNNs, double wallMs) {}
+    public record Saturation(Estimate gNs, int messages, boolean saturated, @JsonProperty("rtt_n_ns") SampledValue rttNNs, double wallMs) {}
 
     /** One size m: o_s(m), o_r(m), RTT(m), g(m) and, with --validate, g(m) by saturation. */
     @JsonInclude(JsonInclude.Include.NON_NULL) // g_saturated: with --validate only
     public record Size(long sizeBytes, String origin, @JsonProperty("o_s_ns") SampledValue oSNs,
                        @JsonProperty("o_r_ns") SampledValue oRNs, SampledValue rttNs,
-                       Value gNs, Saturation gSaturated) {}
+                       Estimate gNs, Saturation gSaturated) {}
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.signature/1: Culler et al.'s signature, cost per request against burst length per delay. */
 public record SignatureDocument(String schema, String tool, String command, String transport,
@@ -14,10 +15,10 @@ public record SignatureDocument(String schema, String tool, String command, Stri
     public static final String SCHEMA = "fabprobe.signature/1";
 
     /** One delay Delta between requests: the cost per request at each burst length M. */
-    public record Curve(double delayNs, Value steadyStateNs, List<Point> points) {}
+    public record Curve(double delayNs, Estimate steadyStateNs, List<Point> points) {}
 
     public record Point(int burst, SampledValue costNs) {}
 
     /** o_s(n) and g(n) for a bulk message size n. */
-    public record Bulk(long sizeBytes, @JsonProperty("o_s_ns") SampledValue oSNs, Value gNs) {}
+    public record Bulk(long sizeBytes, @JsonProperty("o_s_ns") SampledValue oSNs, Estimate gNs) {}
 }

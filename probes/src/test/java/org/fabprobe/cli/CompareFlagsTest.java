@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.result.CompareDocument;
-import org.fabprobe.result.Value;
 import org.junit.jupiter.api.Test;
 
 /** compare flags UCX settings that differ between the raw and the MPI side, and MPI below raw beyond the host's drift. */
@@ -13,7 +13,7 @@ class CompareFlagsTest {
 
     @Test
     void rawIsTheMeanOfTheRunsAroundMpisAndTheirDriftWidensTheDifference() {
-        CompareDocument.Cell cell = CompareDocument.Cell.of(new Value(100, 10), new Value(140, 10), new Value(110, 5));
+        CompareDocument.Cell cell = CompareDocument.Cell.of(new Estimate(100, 10), new Estimate(140, 10), new Estimate(110, 5));
         assertEquals(120, cell.raw().value(), 1e-9);
         assertEquals(Math.hypot(10, 10) / 2, cell.raw().ci95(), 1e-9);
         assertEquals(40, cell.rawDrift(), 1e-9);
@@ -23,18 +23,18 @@ class CompareFlagsTest {
 
     @Test
     void mpiBelowRawIsFlaggedOnlyBeyondTheDrift() {
-        Value mpi = new Value(110, 5);
+        Estimate mpi = new Estimate(110, 5);
         // the host slowed between the runs: raw read 100, then 140; MPI's 110 lies between
-        assertEquals(List.of(), CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Value(100, 10), new Value(140, 10), mpi)))));
+        assertEquals(List.of(), CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Estimate(100, 10), new Estimate(140, 10), mpi)))));
         // both raw runs read 140: MPI below raw is real
-        List<String> flags = CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Value(140, 10), new Value(140, 10), mpi))));
+        List<String> flags = CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Estimate(140, 10), new Estimate(140, 10), mpi))));
         assertEquals(1, flags.size(), flags::toString);
         assertTrue(flags.getFirst().startsWith("o_s: MPI below raw by 30 ns"), flags::toString);
     }
 
     /** A range whose o_s is {@code sendOverhead}; every other parameter equal on both sides. */
     private static CompareDocument.Range row(CompareDocument.Cell sendOverhead) {
-        CompareDocument.Cell same = CompareDocument.Cell.of(new Value(1, 0), new Value(1, 0));
+        CompareDocument.Cell same = CompareDocument.Cell.of(new Estimate(1, 0), new Estimate(1, 0));
         return new CompareDocument.Range(0, 1024, new long[] {0, 1024}, same, sendOverhead, same, same, same);
     }
 

@@ -12,6 +12,7 @@ import javax.imageio.ImageIO;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.fabprobe.cli.Main;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Estimate;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.HockneyRange;
@@ -20,7 +21,6 @@ import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.result.Stats;
-import org.fabprobe.result.Value;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,8 +133,8 @@ class PlotsTest {
                 plus(p.recvOverheadNs()), plus(p.gapNs()), p.gapPerByteNs());
     }
 
-    private static Value plus(Value v) {
-        return new Value(v.value() + 300, v.ci95());
+    private static Estimate plus(Estimate v) {
+        return new Estimate(v.value() + 300, v.ci95());
     }
 
     @Test
