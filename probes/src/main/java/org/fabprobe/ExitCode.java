@@ -19,6 +19,8 @@ public final class ExitCode {
     public static final int MISSING_DEPENDENCY = 7;
     /** The peer refused the session: authentication failed, another protocol version, or busy. */
     public static final int PEER_REFUSED = 8;
+    /** An output file (--json, --csv, --plot, --junit) could not be written: disk full, ... */
+    public static final int OUTPUT_FAILED = 9;
     /** Interrupted (Ctrl-C). */
     public static final int INTERRUPTED = 130;
 

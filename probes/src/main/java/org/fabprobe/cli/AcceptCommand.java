@@ -68,6 +68,8 @@ final class AcceptCommand implements Callable<Integer> {
             throw new FabprobeException(ExitCode.USAGE, "accept runs on one host (local mirrors, MPI launched by itself) or"
                     + " against a mirror by hand (peer: in the spec), not under a launcher");
         }
+        Output.check("--junit", junit);
+        Output.check("--json", json);
         Spec spec = SpecReader.read(specFile);
         List<Plan.Measurement> plan = Plan.of(spec);
         if (planOnly) {

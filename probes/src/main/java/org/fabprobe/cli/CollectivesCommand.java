@@ -20,7 +20,6 @@ import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
-import org.fabprobe.plot.Plots;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.Host;
@@ -90,6 +89,9 @@ final class CollectivesCommand implements Callable<Integer> {
                     + " (e.g. mpi:openmpi/ob1:vader, mpi:mpich/ucx:posix,cma), not '" + transport + "'");
         }
         MpiSelection selection = MpiSelection.parse(transport); // unknown MPI or selection: exit 3
+        Output.check("--json", json); // here, before any rank starts
+        Output.check("--csv", csv);
+        Output.check("--plot", plot);
         List<Operation> operations = operations();
         long[] sizeList = SizeList.parse(sizes);
         method.sampler(); // checks --ci, --batch, --max-reps
@@ -159,7 +161,7 @@ final class CollectivesCommand implements Callable<Integer> {
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(CollectivesReport.table(context));
         if (json != null) Output.write(json, ResultJson.write(document));
-        if (plot != null) Plots.write(document, plot);
+        Output.draw(plot, document);
         if (csv != null) Output.write(csv, CollectivesReport.csv(context));
         return ExitCode.OK;
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.Callable;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.model.Estimate;
-import org.fabprobe.plot.Plots;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
@@ -77,6 +76,8 @@ final class CompareCommand implements Callable<Integer> {
         if (!calls.equals("blocking") && !calls.equals("nonblocking")) {
             throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
         }
+        Output.check("--json", json);
+        Output.check("--plot", plot);
         String startedAt = Instant.now().toString();
         if (LocalLauncher.underLauncher()) {
             // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
@@ -99,7 +100,7 @@ final class CompareCommand implements Callable<Integer> {
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
                 selection.environment(), "nonblocking", calls, callsNote(), ucx, rows, flags, rawDoc, mpiDoc, rawAgain);
         if (Delivery.handOver(doc)) return 0; // accept measures through compare
-        if (plot != null) Plots.write(doc, plot);
+        Output.draw(plot, doc);
         if (json != null) {
             Output.write(json, ResultJson.write(doc));
             if (json.toString().equals("-")) return 0;

@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
                 "6:transport error (decoded libfabric/UCX message)",
                 "7:missing native library",
                 "8:the mirror refused the session (authentication, protocol version, busy)",
+                "9:an output file could not be written (disk full, ...)",
                 "130:interrupted"})
 public final class Main {
     /**

@@ -22,7 +22,6 @@ import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;
-import org.fabprobe.plot.Plots;
 import org.fabprobe.report.MatrixReport;
 import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.ResultJson;
@@ -130,6 +129,9 @@ public final class MatrixCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Request request = request();
+        Output.check("--json", json); // here, before any rank starts
+        Output.check("--csv", csv);
+        Output.check("--plot", plot);
         MatrixDocument doc;
         if (!LocalLauncher.underLauncher()) {
             int limit = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
@@ -152,7 +154,7 @@ public final class MatrixCommand implements Callable<Integer> {
         if (!machineReadableOnStdout) System.out.print(MatrixReport.table(doc));
         Output.write(json, MatrixReport.json(doc));
         Output.write(csv, MatrixReport.csv(doc));
-        if (plot != null) Plots.write(doc, plot);
+        Output.draw(plot, doc);
         System.out.flush();
         return ExitCode.OK;
     }

@@ -88,6 +88,8 @@ final class MultiPairCommand implements Callable<Integer> {
                     + " (e.g. mpi:openmpi/ob1:vader), not '" + transport + "'");
         }
         MpiSelection selection = MpiSelection.parse(transport); // unknown MPI or selection: exit 3
+        Output.check("--json", json); // here, before any rank starts
+        Output.check("--csv", csv);
         long[] sizeList = SizeList.parse(sizes);
         if (sizeList[sizeList.length - 1] > Integer.MAX_VALUE) {
             throw new FabprobeException(ExitCode.UNSUPPORTED, "multipair: sizes above 2^31 - 1 B exceed an MPI count");

@@ -39,6 +39,7 @@ final class ProvidersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Output.check("--json", json);
         List<OfiProviders.Offer> ofi = OfiProviders.offers();
         List<UcpResources.Resource> ucx = UcpResources.list();
         List<ProvidersDocument.Mpi> mpis = installedMpis();

@@ -12,7 +12,6 @@ import org.fabprobe.api.SessionSettings;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
-import org.fabprobe.plot.Plots;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportName;
 import picocli.CommandLine.Option;
@@ -63,10 +62,13 @@ final class SessionOptions {
     /** What the last session reported besides its result. */
     private Session.Facts facts;
 
-    /** Refuses what is wrong in these options before anything starts: the timeout, --cpus, the transport's family. */
+    /** Refuses what is wrong in these options before anything starts: the timeout, --cpus, the transport's family, the output paths. */
     void check() {
         settings();
         TransportName.parse(transport);
+        Output.check("--json", json);
+        Output.check("--csv", csv);
+        Output.check("--plot", plot);
     }
 
     Duration timeoutDuration() {
@@ -113,6 +115,6 @@ final class SessionOptions {
         if (!machineReadableOnStdout) System.out.print(table);
         if (json != null) Output.write(json, ResultJson.write(document)); // no serializer start-up (~15 ms) for nothing
         Output.write(csv, csvText);
-        if (plot != null) Plots.write(document, plot);
+        Output.draw(plot, document);
     }
 }

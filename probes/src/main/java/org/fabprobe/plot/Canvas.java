@@ -43,8 +43,6 @@ public final class Canvas {
             throws IOException {
         int rows = (panels.size() + columns - 1) / columns;
         int width = panelWidth * Math.min(columns, panels.size()), height = panelHeight * rows;
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
         switch (Format.of(file)) {
             case PNG -> {
                 BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -56,7 +54,10 @@ public final class Canvas {
                 } finally {
                     g.dispose();
                 }
-                if (!ImageIO.write(image, "png", file.toFile())) throw new IOException("no PNG writer");
+                // a stream, not ImageIO's File variant: that one deletes whatever is at the path first
+                try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(file))) {
+                    if (!ImageIO.write(image, "png", out)) throw new IOException("no PNG writer");
+                }
             }
             case SVG -> {
                 SVGGraphics2D g = new SVGGraphics2D(width, height);

@@ -65,7 +65,7 @@ public final class Plots {
 
     private Plots() {}
 
-    /** Draws {@code document} to {@code file} (.png or .svg). */
+    /** Draws {@code document} to {@code file} (.png or .svg); creates no directory (the caller checked and chose the path). */
     public static void write(Object document, Path file) throws IOException {
         switch (document) {
             case PingPongDocument d -> Canvas.write(file, pingPong(d), 1, WIDTH, HEIGHT);
