@@ -34,7 +34,8 @@ import picocli.CommandLine.Command;
                 "6:transport error (decoded libfabric/UCX message)",
                 "7:missing native library",
                 "8:the mirror refused the session (authentication, protocol version, busy)",
-                "130:interrupted"})
+                "130:interrupted",
+                "143:terminated by SIGTERM"})
 public final class Main {
     /**
      * The subcommands in the order help lists them. A run registers only the one it names:

@@ -38,6 +38,8 @@ public final class ControlChannel implements AutoCloseable {
     /** System.nanoTime() by which the handshake must end, while {@link #handshakeBounded}. */
     private volatile long phaseDeadline;
     private volatile boolean handshakeBounded;
+    /** Whether any byte came from the peer: a silent peer may not be a fabprobe at all. */
+    private volatile boolean heard;
 
     ControlChannel(SocketChannel channel, String peer, long timeoutMs) throws IOException {
         this.channel = channel;
@@ -75,6 +77,11 @@ public final class ControlChannel implements AutoCloseable {
     /** What the session is doing, for the message when the peer goes away. */
     void phase(String phase) {
         this.phase = phase;
+    }
+
+    /** True once the peer has sent anything. */
+    boolean heardFromPeer() {
+        return heard;
     }
 
     SocketChannel socket() {
@@ -178,7 +185,10 @@ public final class ControlChannel implements AutoCloseable {
             while (into.hasRemaining()) {
                 int n = channel.read(into);
                 if (n < 0) throw gone();
-                if (n > 0) continue;
+                if (n > 0) {
+                    heard = true;
+                    continue;
+                }
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left <= 0 && handshakeBounded && deadline == phaseDeadline) {
                     throw new FabprobeException(ExitCode.PEER_TIMEOUT, peer + " did not finish the handshake in time");

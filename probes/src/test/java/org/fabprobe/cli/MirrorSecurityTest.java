@@ -261,6 +261,7 @@ class MirrorSecurityTest {
                     "--peer", "127.0.0.1:" + m.group(1), "--timeout", "2s")) {
                 long deadline = System.nanoTime() + 90_000_000_000L;
                 while (!doomed.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                assertTrue(doomed.err().contains("unauthenticated (no secret); session starts"), doomed.err());
                 Thread.sleep(2000); // into the timed rounds
                 doomed.process.destroyForcibly().waitFor();
                 CliRun run = measure.await(Duration.ofSeconds(60));

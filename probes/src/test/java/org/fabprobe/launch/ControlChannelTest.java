@@ -35,6 +35,18 @@ class ControlChannelTest {
     }
 
     @Test
+    void aListenerThatNeverSpeaksIsNotCalledAMirror() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            InetSocketAddress address = (InetSocketAddress) server.getLocalAddress();
+            FabprobeException e = assertThrows(FabprobeException.class,
+                    () -> TcpRendezvous.connect(address, "the mirror", null, false, 200));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
+            assertTrue(e.getMessage().contains("accepted the TCP connection but sent nothing within 200 ms"), e.getMessage());
+        }
+    }
+
+    @Test
     void framesRoundTripAndSilenceTimesOut() throws Exception {
         try (Pair p = Pair.open(200)) {
             byte[] address = new byte[300];
