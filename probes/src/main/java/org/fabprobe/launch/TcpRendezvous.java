@@ -191,6 +191,11 @@ public final class TcpRendezvous implements Rendezvous {
     }
 
     @Override
+    public String peerError() {
+        return channel.pendingError();
+    }
+
+    @Override
     public Map<String, String> peerHost() {
         return peerHost;
     }

@@ -271,6 +271,27 @@ class MirrorSecurityTest {
         }
     }
 
+    @Test
+    void aMirrorStoppedBySigtermTellsMeasure() throws Exception {
+        try (Spawned stopped = Spawned.start("mirror", "--listen", "127.0.0.1:0", "--insecure")) {
+            assertTrue(stopped.awaitOutput("listening on", Duration.ofSeconds(60)), stopped.err());
+            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(stopped.out());
+            assertTrue(m.find());
+            // shared memory tells measure nothing when its peer goes: only the mirror's last word can
+            try (Spawned measure = Spawned.start("pingpong", "-t", "ofi:shm", "-s", "8", "-n", "10000000",
+                    "--peer", "127.0.0.1:" + m.group(1), "--timeout", "10m")) {
+                long deadline = System.nanoTime() + 90_000_000_000L;
+                while (!stopped.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                Thread.sleep(2000); // into the timed rounds
+                stopped.process.destroy(); // SIGTERM
+                stopped.process.waitFor();
+                CliRun run = measure.await(Duration.ofSeconds(120));
+                assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());
+                assertTrue(run.err().contains("the mirror was stopped (Ctrl-C or SIGTERM)"), run.err());
+            }
+        }
+    }
+
     private static int count(String text, String what) {
         int n = 0;
         for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) n++;

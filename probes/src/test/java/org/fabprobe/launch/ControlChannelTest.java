@@ -35,6 +35,24 @@ class ControlChannelTest {
     }
 
     @Test
+    void anErrorIsSeenAheadWithoutStealingTheFramesBeforeIt() throws Exception {
+        try (Pair p = Pair.open(5000)) {
+            p.b().send(Kind.CONTROL, new Payload.Writer().text("x").bytes());
+            p.b().sendError("the mirror was stopped", ExitCode.PEER_TIMEOUT);
+            assertNull(p.a().pendingError(), "a CONTROL frame comes first");
+            assertEquals("x", p.a().receive(Kind.CONTROL).text());
+            String seen = null;
+            for (int i = 0; i < 1000 && seen == null; i++) {
+                seen = p.a().pendingError();
+                if (seen == null) Thread.sleep(10);
+            }
+            assertEquals("the mirror was stopped", seen);
+            ControlChannel.PeerFailure e = assertThrows(ControlChannel.PeerFailure.class, () -> p.a().receive(Kind.CONTROL));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
+        }
+    }
+
+    @Test
     void aListenerThatNeverSpeaksIsNotCalledAMirror() throws Exception {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
