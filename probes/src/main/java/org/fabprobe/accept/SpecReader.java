@@ -50,6 +50,7 @@ public final class SpecReader {
     }
 
     public static Spec read(Path path) {
+        if (Files.isDirectory(path)) throw new SpecException(path.toString(), "is a directory");
         String text;
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);

@@ -17,6 +17,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
+import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
@@ -85,6 +86,8 @@ final class CollectivesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (!TransportName.isMpiSelection(transport)) {
+            // under srun or mpirun every rank finds this: rank 0 says it, once
+            if (Launcher.rank() != 0) return ExitCode.USAGE;
             throw new FabprobeException(ExitCode.USAGE, "collectives run at MPI level: -t must be mpi:IMPL[/SELECTION]"
                     + " (e.g. mpi:openmpi/ob1:vader, mpi:mpich/ucx:posix,cma), not '" + transport + "'");
         }

@@ -35,7 +35,8 @@ import picocli.CommandLine.Command;
                 "7:missing native library",
                 "8:the mirror refused the session (authentication, protocol version, busy)",
                 "9:an output file could not be written (disk full, ...)",
-                "130:interrupted"})
+                "130:interrupted",
+                "143:terminated by SIGTERM"})
 public final class Main {
     /**
      * The subcommands in the order help lists them. A run registers only the one it names:

@@ -16,6 +16,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
+import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
@@ -84,6 +85,8 @@ final class MultiPairCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (!TransportName.isMpiSelection(transport)) {
+            // under srun or mpirun every rank finds this: rank 0 says it, once
+            if (Launcher.rank() != 0) return ExitCode.USAGE;
             throw new FabprobeException(ExitCode.USAGE, "multipair runs at MPI level: -t must be mpi:IMPL[/SELECTION]"
                     + " (e.g. mpi:openmpi/ob1:vader), not '" + transport + "'");
         }

@@ -72,7 +72,11 @@ final class SessionOptions {
     }
 
     Duration timeoutDuration() {
-        return Durations.parse(timeout);
+        try {
+            return Durations.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout: " + e.getMessage());
+        }
     }
 
     /** These options as the API's settings. */

@@ -38,6 +38,8 @@ public final class ControlChannel implements AutoCloseable {
     /** System.nanoTime() by which the handshake must end, while {@link #handshakeBounded}. */
     private volatile long phaseDeadline;
     private volatile boolean handshakeBounded;
+    /** Whether any byte came from the peer: a silent peer may not be a fabprobe at all. */
+    private volatile boolean heard;
 
     ControlChannel(SocketChannel channel, String peer, long timeoutMs) throws IOException {
         this.channel = channel;
@@ -75,6 +77,11 @@ public final class ControlChannel implements AutoCloseable {
     /** What the session is doing, for the message when the peer goes away. */
     void phase(String phase) {
         this.phase = phase;
+    }
+
+    /** True once the peer has sent anything. */
+    boolean heardFromPeer() {
+        return heard;
     }
 
     SocketChannel socket() {
@@ -172,13 +179,58 @@ public final class ControlChannel implements AutoCloseable {
         return handshakeBounded && phaseDeadline - perOperation < 0 ? phaseDeadline : perOperation;
     }
 
+    /**
+     * The message of an ERROR frame the peer has sent and this side has not read yet, or null.
+     * For another thread than the one that reads frames: what it reads ahead stays for that one.
+     */
+    String pendingError() {
+        synchronized (ahead) {
+            try {
+                ahead.compact();
+                try {
+                    // end of stream too: a frame sent before it still counts
+                    if (channel.read(ahead) > 0) selector.wakeup(); // a reader waiting in select() has data now
+                } finally {
+                    ahead.flip();
+                }
+            } catch (IOException e) {
+                return null;
+            }
+            if (ahead.remaining() < 5) return null;
+            int length = ahead.getInt(ahead.position());
+            if (length < 1 || length > ahead.remaining() - 4 || ahead.get(ahead.position() + 4) != Kind.ERROR.ordinal()) return null;
+            byte[] payload = new byte[length - 1];
+            ahead.slice(ahead.position() + 5, length - 1).get(payload);
+            Payload.Reader reader = new Payload.Reader(payload);
+            reader.int32();
+            return reader.text();
+        }
+    }
+
+    /** Bytes {@link #pendingError} read ahead of the reading thread, in read mode. */
+    private final ByteBuffer ahead = ByteBuffer.allocate(MAX_FRAME + 5).flip();
+
+    /** From the bytes read ahead first, then from the socket. */
+    private int readSome(ByteBuffer into) throws IOException {
+        synchronized (ahead) {
+            if (!ahead.hasRemaining()) return channel.read(into);
+            int n = Math.min(ahead.remaining(), into.remaining());
+            into.put(ahead.slice(ahead.position(), n));
+            ahead.position(ahead.position() + n);
+            return n;
+        }
+    }
+
     private void read(ByteBuffer into) {
         long deadline = deadline();
         try {
             while (into.hasRemaining()) {
-                int n = channel.read(into);
+                int n = readSome(into);
                 if (n < 0) throw gone();
-                if (n > 0) continue;
+                if (n > 0) {
+                    heard = true;
+                    continue;
+                }
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left <= 0 && handshakeBounded && deadline == phaseDeadline) {
                     throw new FabprobeException(ExitCode.PEER_TIMEOUT, peer + " did not finish the handshake in time");

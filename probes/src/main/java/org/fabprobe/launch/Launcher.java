@@ -1,5 +1,6 @@
 package org.fabprobe.launch;
 
+import java.util.List;
 import java.util.Map;
 import org.fabprobe.bindings.mpi.Mpi;
 
@@ -41,5 +42,24 @@ public record Launcher(String name, Mpi.Implementation mpi) {
         String chosen = env.get("FABPROBE_MPI");
         if (chosen != null && !chosen.isBlank()) mpi = Mpi.Implementation.of(chosen.strip());
         return new Launcher(name, mpi);
+    }
+
+    /** This process's rank as its launcher numbered it, before MPI is joined; 0 when started by hand. */
+    public static int rank() {
+        return rank(System.getenv());
+    }
+
+    static int rank(Map<String, String> env) {
+        if (detect(env) == null) return 0;
+        for (String key : List.of("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID")) {
+            String value = env.get(key);
+            if (value == null) continue;
+            try {
+                return Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                // not a number: the next variable may say it
+            }
+        }
+        return 0;
     }
 }

@@ -10,9 +10,9 @@ import org.fabprobe.transport.ShmNames;
 
 /**
  * Shared-memory files a killed fabprobe left behind (kill -9, a batch scheduler's time
- * limit): fabprobe names every one it makes after its pid (the libfabric shm endpoint
- * "fabprobe-PID-N", the emulator's inbox "fabprobe-sim-PID-..."), so a later run, or the
- * surviving peer, can remove exactly those whose owner is dead and nothing else.
+ * limit): fabprobe names every one it makes after its pid and PID namespace ({@link ShmNames}),
+ * so a later run, or the surviving peer, can remove exactly those whose owner is dead and
+ * nothing else.
  */
 public final class Leftovers {
     private static final Path SHM = Path.of("/dev/shm");
@@ -21,7 +21,18 @@ public final class Leftovers {
 
     /** Removes fabprobe's files in /dev/shm whose owning process no longer exists; returns how many. */
     public static int removeDead() {
+        if (!procShowsMyPids()) return 0; // a /proc of another PID namespace would judge the wrong processes
         return removeOf(Leftovers::ended);
+    }
+
+    /** True when /proc numbers processes as getpid() does (not so after unshare -p without a /proc of its own). */
+    static boolean procShowsMyPids() {
+        try {
+            return Path.of("/proc/self").toRealPath().getFileName().toString()
+                    .equals(Long.toString(ProcessHandle.current().pid()));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -50,14 +61,20 @@ public final class Leftovers {
         removeOf(pid -> pid == me);
     }
 
-    /** Removes this user's fabprobe files in /dev/shm whose owner pid {@code remove} accepts; returns how many. */
+    /**
+     * Removes this user's fabprobe files in /dev/shm of this PID namespace whose owner pid
+     * {@code remove} accepts; returns how many.
+     */
     private static int removeOf(LongPredicate remove) {
         if (!Files.isDirectory(SHM)) return 0;
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, "fabprobe-*")) {
             for (Path file : files) {
                 Matcher m = ShmNames.OURS.matcher(file.getFileName().toString());
-                if (!m.matches() || !Files.isRegularFile(file) || !ownedByMe(file)) continue;
+                // pids mean something only within their own PID namespace: other namespaces' files are never judged
+                if (!m.matches() || !m.group(2).equals(ShmNames.namespace()) || !Files.isRegularFile(file) || !ownedByMe(file)) {
+                    continue;
+                }
                 if (!remove.test(Long.parseLong(m.group(1)))) continue;
                 try {
                     if (Files.deleteIfExists(file)) removed++;

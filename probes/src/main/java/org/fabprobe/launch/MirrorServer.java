@@ -224,7 +224,7 @@ public final class MirrorServer {
 
     private Outcome session(TcpRendezvous rv, String who) {
         try {
-            log(who + ": " + (config.secret() == null ? "connected (no secret)" : "authenticated") + "; session starts");
+            log(who + ": " + (config.secret() == null ? "unauthenticated (no secret)" : "authenticated") + "; session starts");
             long start = System.nanoTime();
             SessionSpec spec = Session.serveMirror(rv, config.sourceAddress(), () -> {});
             log(who + " (" + rv.peerHost().getOrDefault("hostname", "?") + "): " + patternName(spec) + " on "

@@ -52,6 +52,11 @@ public interface Rendezvous extends AutoCloseable {
     /** True when the peer is known to have gone away (checked without waiting). */
     boolean peerGone();
 
+    /** The error the peer sent that this side has not read yet (it stopped), or null. */
+    default String peerError() {
+        return null;
+    }
+
     /** The peer's host facts (hostname, os, cpu, ...), empty where the peer runs the same command line. */
     Map<String, String> peerHost();
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.GeneralSecurityException;
@@ -51,12 +52,15 @@ public final class Secret {
     }
 
     static Secret fromFile(Path file) {
+        if (Files.isDirectory(file)) throw new FabprobeException(ExitCode.USAGE, "secret file " + file + " is a directory");
         try {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
             if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
                 throw new FabprobeException(ExitCode.USAGE, "secret file " + file + " is readable by others (chmod 600 " + file + ")");
             }
             return parse(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
+        } catch (NoSuchFileException e) {
+            throw new FabprobeException(ExitCode.USAGE, "cannot read secret file " + file + ": no such file");
         } catch (IOException e) {
             throw new FabprobeException(ExitCode.USAGE, "cannot read secret file " + file + ": " + e.getMessage());
         } catch (UnsupportedOperationException e) {

@@ -103,7 +103,7 @@ public final class Session {
             facts.accept(new Facts(t.facts(), rv.peerHost(), meeting.describe(), node));
             rv.phase("the measurement");
             R result;
-            try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
+            try (Watchdog watchdog = Watchdog.startMeasure(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
                 result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
             } catch (TransportException e) {
                 throw explained(e, rv, meeting);
@@ -151,7 +151,10 @@ public final class Session {
         } catch (ControlChannel.PeerFailure e) {
             throw e;
         } catch (FabprobeException e) {
-            if (Shutdown.requested()) throw Shutdown.interrupted();
+            if (Shutdown.requested()) {
+                rv.fail("the mirror was stopped (Ctrl-C or SIGTERM)", ExitCode.PEER_TIMEOUT); // measure need not wait for its timeout
+                throw Shutdown.interrupted();
+            }
             if (e.exitCode() != ExitCode.PEER_TIMEOUT) rv.fail(e.getMessage(), e.exitCode());
             throw e;
         } catch (IllegalArgumentException e) {

@@ -49,14 +49,19 @@ public final class TcpRendezvous implements Rendezvous {
             } catch (ControlChannel.PeerFailure e) {
                 channel.close();
                 throw new FabprobeException(e.exitCode(), peerName + " refused the session: " + e.getMessage());
+            } catch (FabprobeException e) {
+                channel.close();
+                if (e.exitCode() != ExitCode.PEER_TIMEOUT || channel.heardFromPeer()) throw e;
+                throw new FabprobeException(ExitCode.PEER_TIMEOUT, describe(address) + " accepted the TCP connection but sent"
+                        + " nothing within " + timeoutMs + " ms (is 'fabprobe mirror --listen' running there? see --timeout)");
             } catch (RuntimeException e) {
                 channel.close();
                 throw e;
             }
         } catch (SocketTimeoutException e) {
             close(socket);
-            throw new FabprobeException(ExitCode.PEER_TIMEOUT, "no mirror answers at " + describe(address) + " within "
-                    + timeoutMs + " ms (is 'fabprobe mirror --listen' running there? see --timeout)");
+            throw new FabprobeException(ExitCode.PEER_TIMEOUT, "the TCP connection to " + describe(address) + " was not"
+                    + " established within " + timeoutMs + " ms (is the host up, and the port open? see --timeout)");
         } catch (IOException e) {
             close(socket);
             throw new FabprobeException(ExitCode.PEER_TIMEOUT, "cannot reach a mirror at " + describe(address) + ": "
@@ -183,6 +188,11 @@ public final class TcpRendezvous implements Rendezvous {
     @Override
     public boolean peerGone() {
         return channel.peerClosed();
+    }
+
+    @Override
+    public String peerError() {
+        return channel.pendingError();
     }
 
     @Override

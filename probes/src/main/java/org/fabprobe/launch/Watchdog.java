@@ -1,6 +1,7 @@
 package org.fabprobe.launch;
 
 import org.fabprobe.ExitCode;
+import org.fabprobe.FabprobeException;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.runtime.CpuWait;
 import org.fabprobe.runtime.ProcessExit;
@@ -21,7 +22,11 @@ public final class Watchdog implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private Watchdog(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+    /** Measure side: an error frame from the mirror ends the timing loop (a mirror ends its own). */
+    private final boolean stopOnPeerError;
+
+    private Watchdog(long limitMs, String what, Rendezvous rv, Runnable beforeHalt, boolean stopOnPeerError) {
+        this.stopOnPeerError = stopOnPeerError;
         ProcessExit.link(); // the moment of need is no time to load classes
         int timingThread = ThreadIds.current(); // started on the timing thread
         CpuWait.reset();
@@ -35,7 +40,12 @@ public final class Watchdog implements AutoCloseable {
      * {@code what} names this side ("the mirror process"), {@code rv} tells whether the peer is gone.
      */
     public static Watchdog start(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
-        return new Watchdog(limitMs, what, rv, beforeHalt);
+        return new Watchdog(limitMs, what, rv, beforeHalt, false);
+    }
+
+    /** As {@link #start}, for measure: it also ends the timing loop when the mirror reports an error (it stopped). */
+    public static Watchdog startMeasure(long limitMs, String what, Rendezvous rv, Runnable beforeHalt) {
+        return new Watchdog(limitMs, what, rv, beforeHalt, true);
     }
 
     private void watch(long limitMs, String what, Rendezvous rv, Runnable beforeHalt, int timingThread) {
@@ -48,11 +58,17 @@ public final class Watchdog implements AutoCloseable {
                 return;
             }
             CpuWait.sample(timingThread);
+            String peerError = stopOnPeerError && !Shutdown.requested() ? rv.peerError() : null;
+            if (peerError != null) { // the peer stopped and said why: no use waiting for the timeout
+                Shutdown.stop(new FabprobeException(ExitCode.PEER_TIMEOUT, peerError));
+                since = System.nanoTime();
+            }
             long now = Await.activity();
             if (now != seen) {
                 seen = now;
                 since = System.nanoTime();
-            } else if (!closed && !Shutdown.requested() && (System.nanoTime() - since) / 1_000_000 > limitMs) {
+            } else if (!closed && (!Shutdown.requested() || Shutdown.stoppedForAReason())
+                    && (System.nanoTime() - since) / 1_000_000 > limitMs) {
                 System.err.println("fabprobe: " + hang(limitMs, what, rv));
                 beforeHalt.run();
                 Leftovers.removeDead();

@@ -21,12 +21,15 @@ import org.jfree.data.xy.DefaultXYZDataset;
  * with a colour legend in the unit. Outliers show as dark cells, a slow rank as a dark cross.
  */
 final class MatrixHeatmap {
+    private static final java.awt.Font TITLE_FONT = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 15);
+    private static final int TITLE_SIDE_MARGIN = 24;
+
     private MatrixHeatmap() {}
 
     static List<JFreeChart> panels(MatrixDocument d) {
-        return List.of(panel(d, "latency: median half round trip at " + d.latencyBytes() + " B", "µs",
+        return List.of(panel(d, "latency: median half round trip at " + Plots.size(d.latencyBytes()), "µs",
                         p -> p.latencyNs() / 1e3, true),
-                panel(d, "bandwidth at " + d.bandwidthBytes() + " B", "MB/s", MatrixDocument.Pair::bandwidthMbS, false));
+                panel(d, "bandwidth at " + Plots.size(d.bandwidthBytes()), "MB/s", MatrixDocument.Pair::bandwidthMbS, false));
     }
 
     private static JFreeChart panel(MatrixDocument d, String what, String unit, ToDoubleFunction<MatrixDocument.Pair> value,
@@ -59,7 +62,9 @@ final class MatrixHeatmap {
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinesVisible(false);
         plot.setRangeGridlinesVisible(false);
-        JFreeChart chart = new JFreeChart(Plots.title(d, what), JFreeChart.DEFAULT_TITLE_FONT, plot, false);
+        JFreeChart chart = new JFreeChart(Plots.title(d, what), TITLE_FONT, plot, false);
+        // the two panels sit side by side: without a side margin their titles run into each other
+        chart.getTitle().setMargin(0, TITLE_SIDE_MARGIN, 0, TITLE_SIDE_MARGIN);
         chart.setBackgroundPaint(Color.WHITE);
         NumberAxis legendAxis = new NumberAxis(unit);
         PaintScaleLegend legend = new PaintScaleLegend(scale, legendAxis);

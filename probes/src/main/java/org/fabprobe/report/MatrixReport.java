@@ -199,9 +199,10 @@ public final class MatrixReport {
         StringBuilder b = new StringBuilder();
         String library = d.transportFacts().getOrDefault("library", "");
         long hostCount = d.perHost().size();
-        b.append(String.format(Locale.ROOT, "fabprobe matrix  transport %s%s  %d ranks on %d host%s  mode %s  %d rounds, %d pairs"
+        b.append(String.format(Locale.ROOT, "fabprobe matrix  transport %s%s  %d ranks on %d host%s  mode %s  %d round%s, %d pair%s"
                         + "  clock %s  host %s%n", d.transport(), library.isEmpty() ? "" : " (" + library + ")", d.ranks(), hostCount,
-                hostCount == 1 ? "" : "s", d.mode(), d.rounds(), d.pairs().size(), d.clock().source(), d.host().hostname()));
+                hostCount == 1 ? "" : "s", d.mode(), d.rounds(), d.rounds() == 1 ? "" : "s", d.pairs().size(),
+                d.pairs().size() == 1 ? "" : "s", d.clock().source(), d.host().hostname()));
         if (d.ranks() <= PRINTED_RANKS) {
             b.append(String.format(Locale.ROOT, "latency: median half round trip at %s, µs (row: lower rank, column: higher)%n",
                     PingPongReport.human(d.latencyBytes())));
@@ -216,7 +217,7 @@ public final class MatrixReport {
                 "worst µs", "bandwidth MB/s", "worst MB/s"));
         for (Group g : d.perHost()) group(b, g);
         if (d.ranks() <= PRINTED_RANKS) {
-            b.append(String.format(Locale.ROOT, "%-20s %6s %6s %12s %12s %14s %14s%n", "per rank", "", "pairs", "latency µs",
+            b.append(String.format(Locale.ROOT, "%-20s %6s %6s %12s %12s %14s %14s%n", "per rank", "ranks", "pairs", "latency µs",
                     "worst µs", "bandwidth MB/s", "worst MB/s"));
             for (Group g : d.perRank()) group(b, g);
         }
@@ -245,7 +246,8 @@ public final class MatrixReport {
                     bytes(e.rank0Bytes()), bytes(e.addressTableBytes())));
         }
         if (d.summary().disturbedPairs() > 0) {
-            b.append("note: ").append(d.summary().disturbedPairs()).append(" pairs stayed disturbed after the retries (their timing"
+            int disturbed = d.summary().disturbedPairs();
+            b.append("note: ").append(disturbed).append(disturbed == 1 ? " pair stayed" : " pairs stayed").append(" disturbed after the retries (their timing"
                     + " threads were preempted, or the emulator missed deadlines, in more than 10 % of their round trips): their"
                     + " figures include the scheduler\n");
         }

@@ -20,6 +20,8 @@ import org.fabprobe.FabprobeException;
 public final class Shutdown {
     private static final long GRACE_MS = 1000, AFTER_KILL_MS = 3000;
     private static volatile boolean requested;
+    /** Why {@link #stop} stopped the command; null after a signal. */
+    private static volatile FabprobeException stopReason;
     /** Counted down by the main thread once the command's output or its error line is written. */
     private static final CountDownLatch FINISHED = new CountDownLatch(1);
 
@@ -38,7 +40,22 @@ public final class Shutdown {
     }
 
     public static FabprobeException interrupted() {
-        return new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
+        FabprobeException reason = stopReason;
+        return reason != null ? reason : new FabprobeException(ExitCode.INTERRUPTED, "interrupted");
+    }
+
+    /**
+     * Stops the command as a signal would, but for {@code reason} (the peer stopped): the
+     * timing loop sees the flag it already watches and ends with this error.
+     */
+    public static void stop(FabprobeException reason) {
+        stopReason = reason;
+        requested = true;
+    }
+
+    /** True when {@link #stop} ended the run, not a signal. */
+    public static boolean stoppedForAReason() {
+        return stopReason != null;
     }
 
     /** The process has said all it will say: a pending shutdown need not wait any longer. */

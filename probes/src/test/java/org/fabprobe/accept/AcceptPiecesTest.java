@@ -212,6 +212,15 @@ class AcceptPiecesTest {
         assertTrue(e.getMessage().contains(":4:44: peer: "), e.getMessage());
     }
 
+    @Test
+    void aDirectoryOrAMissingFileIsRefusedInOneLine() {
+        SpecException directory = assertThrows(SpecException.class, () -> SpecReader.read(dir));
+        assertEquals(dir + ": is a directory", directory.getMessage());
+        assertEquals(ExitCode.USAGE, directory.exitCode());
+        SpecException missing = assertThrows(SpecException.class, () -> SpecReader.read(dir.resolve("absent.yaml")));
+        assertTrue(missing.getMessage().endsWith(": no such spec file"), missing.getMessage());
+    }
+
     private Spec read(String text) throws Exception {
         Path f = dir.resolve("spec.yaml");
         Files.writeString(f, text);

@@ -64,6 +64,9 @@ class BadInputTest {
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "eight").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "1M..8").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--timeout", "soon").exitCode());
+        CliRun zero = CliRun.of("pingpong", "--timeout", "0s");
+        assertEquals(ExitCode.USAGE, zero.exitCode(), zero::toString);
+        assertTrue(zero.err().contains("--timeout: a duration must be > 0"), zero::toString);
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--cpus", "0").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-n", "0").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-n", "2000000000").exitCode());

@@ -261,11 +261,33 @@ class MirrorSecurityTest {
                     "--peer", "127.0.0.1:" + m.group(1), "--timeout", "2s")) {
                 long deadline = System.nanoTime() + 90_000_000_000L;
                 while (!doomed.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                assertTrue(doomed.err().contains("unauthenticated (no secret); session starts"), doomed.err());
                 Thread.sleep(2000); // into the timed rounds
                 doomed.process.destroyForcibly().waitFor();
                 CliRun run = measure.await(Duration.ofSeconds(60));
                 assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());
                 assertTrue(run.err().contains("the mirror at 127.0.0.1:" + m.group(1) + " went away"), run.err());
+            }
+        }
+    }
+
+    @Test
+    void aMirrorStoppedBySigtermTellsMeasure() throws Exception {
+        try (Spawned stopped = Spawned.start("mirror", "--listen", "127.0.0.1:0", "--insecure")) {
+            assertTrue(stopped.awaitOutput("listening on", Duration.ofSeconds(60)), stopped.err());
+            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(stopped.out());
+            assertTrue(m.find());
+            // shared memory tells measure nothing when its peer goes: only the mirror's last word can
+            try (Spawned measure = Spawned.start("pingpong", "-t", "ofi:shm", "-s", "8", "-n", "10000000",
+                    "--peer", "127.0.0.1:" + m.group(1), "--timeout", "10m")) {
+                long deadline = System.nanoTime() + 90_000_000_000L;
+                while (!stopped.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                Thread.sleep(2000); // into the timed rounds
+                stopped.process.destroy(); // SIGTERM
+                stopped.process.waitFor();
+                CliRun run = measure.await(Duration.ofSeconds(120));
+                assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());
+                assertTrue(run.err().contains("the mirror was stopped (Ctrl-C or SIGTERM)"), run.err());
             }
         }
     }

@@ -35,6 +35,36 @@ class ControlChannelTest {
     }
 
     @Test
+    void anErrorIsSeenAheadWithoutStealingTheFramesBeforeIt() throws Exception {
+        try (Pair p = Pair.open(5000)) {
+            p.b().send(Kind.CONTROL, new Payload.Writer().text("x").bytes());
+            p.b().sendError("the mirror was stopped", ExitCode.PEER_TIMEOUT);
+            assertNull(p.a().pendingError(), "a CONTROL frame comes first");
+            assertEquals("x", p.a().receive(Kind.CONTROL).text());
+            String seen = null;
+            for (int i = 0; i < 1000 && seen == null; i++) {
+                seen = p.a().pendingError();
+                if (seen == null) Thread.sleep(10);
+            }
+            assertEquals("the mirror was stopped", seen);
+            ControlChannel.PeerFailure e = assertThrows(ControlChannel.PeerFailure.class, () -> p.a().receive(Kind.CONTROL));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
+        }
+    }
+
+    @Test
+    void aListenerThatNeverSpeaksIsNotCalledAMirror() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            InetSocketAddress address = (InetSocketAddress) server.getLocalAddress();
+            FabprobeException e = assertThrows(FabprobeException.class,
+                    () -> TcpRendezvous.connect(address, "the mirror", null, false, 200));
+            assertEquals(ExitCode.PEER_TIMEOUT, e.exitCode());
+            assertTrue(e.getMessage().contains("accepted the TCP connection but sent nothing within 200 ms"), e.getMessage());
+        }
+    }
+
+    @Test
     void framesRoundTripAndSilenceTimesOut() throws Exception {
         try (Pair p = Pair.open(200)) {
             byte[] address = new byte[300];

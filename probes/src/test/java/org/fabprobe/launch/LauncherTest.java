@@ -27,4 +27,12 @@ class LauncherTest {
         assertEquals(Mpi.Implementation.MPICH,
                 Launcher.detect(Map.of("SLURM_PROCID", "0", "SLURM_STEP_ID", "3", "FABPROBE_MPI", "mpich")).mpi());
     }
+
+    @Test
+    void theRankIsReadBeforeMpiIsJoined() {
+        assertEquals(0, Launcher.rank(Map.of("PATH", "/usr/bin")));
+        assertEquals(3, Launcher.rank(Map.of("OMPI_COMM_WORLD_SIZE", "4", "OMPI_COMM_WORLD_RANK", "3", "PMIX_RANK", "3")));
+        assertEquals(1, Launcher.rank(Map.of("SLURM_PROCID", "1", "SLURM_STEP_ID", "3", "PMI_FD", "5")));
+        assertEquals(0, Launcher.rank(Map.of("SLURM_PROCID", "2", "SLURM_JOB_ID", "9"))); // a batch script: no rank
+    }
 }

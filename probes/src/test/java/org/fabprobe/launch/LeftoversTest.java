@@ -6,7 +6,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.fabprobe.transport.ShmNames;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Leftovers removes the files of owners that ended, zombies included, and nobody else's. */
 class LeftoversTest {
@@ -25,8 +27,8 @@ class LeftoversTest {
                     Thread.sleep(10);
                 }
                 assertTrue(ProcessHandle.of(zombie).isPresent(), "not a zombie: reaped already, the test proves nothing");
-                zombieFile = Files.createFile(Path.of("/dev/shm", "fabprobe-" + zombie + "-1"));
-                liveFile = Files.createFile(Path.of("/dev/shm", "fabprobe-" + parent.pid() + "-1"));
+                zombieFile = Files.createFile(Path.of("/dev/shm", "fabprobe-" + zombie + "-" + ShmNames.namespace() + "-1"));
+                liveFile = Files.createFile(Path.of("/dev/shm", "fabprobe-" + parent.pid() + "-" + ShmNames.namespace() + "-1"));
                 assertFalse(Leftovers.ended(parent.pid()));
 
                 Leftovers.removeDead();
@@ -39,5 +41,39 @@ class LeftoversTest {
             if (zombieFile != null) Files.deleteIfExists(zombieFile);
             if (liveFile != null) Files.deleteIfExists(liveFile);
         }
+    }
+
+    @Test
+    void anotherPidNamespacesFilesAreNeverJudged() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        assertTrue(Leftovers.ended(ended.pid()));
+        assertTrue(Leftovers.procShowsMyPids());
+        String otherNamespace = ShmNames.namespace().equals("1") ? "2" : "1";
+        Path mine = Path.of("/dev/shm", "fabprobe-" + ended.pid() + "-" + ShmNames.namespace() + "-2");
+        Path theirs = Path.of("/dev/shm", "fabprobe-sim-" + ended.pid() + "-" + otherNamespace + "-2");
+        try {
+            Files.createFile(mine);
+            Files.createFile(theirs);
+            Leftovers.removeDead();
+            assertFalse(Files.exists(mine), "a dead owner's file of this namespace stayed");
+            assertTrue(Files.exists(theirs), "a file of another PID namespace went: its pid names another process");
+        } finally {
+            Files.deleteIfExists(mine);
+            Files.deleteIfExists(theirs);
+        }
+    }
+
+    @Test
+    void namesCarryThePidAndTheNamespace(@TempDir Path dir) throws Exception {
+        var m = ShmNames.OURS.matcher(ShmNames.next());
+        assertTrue(m.matches());
+        assertEquals(Long.toString(ProcessHandle.current().pid()), m.group(1));
+        assertEquals(ShmNames.namespace(), m.group(2));
+        assertTrue(ShmNames.OURS.matcher(ShmNames.nextSim()).matches());
+        assertFalse(ShmNames.OURS.matcher("fabprobe-123-abc").matches(), "a name without a namespace is not judged");
+        Path link = Files.createSymbolicLink(dir.resolve("pid"), Path.of("pid:[4026531836]"));
+        assertEquals("4026531836", ShmNames.pidNamespace(link));
+        assertEquals("0", ShmNames.pidNamespace(dir.resolve("absent")));
     }
 }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.HashSet;
 import java.util.Set;
+import org.fabprobe.FabprobeException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Secrets and nonces come from the kernel's random source: full length, never repeated. */
 class SecretTest {
@@ -24,5 +26,13 @@ class SecretTest {
         String a = Secret.generate().hex(), b = Secret.generate().hex();
         assertTrue(a.matches("[0-9a-f]{64}"), a);
         assertNotEquals(a, b);
+    }
+
+    @Test
+    void aDirectoryOrAMissingFileIsNamedForWhatItIs(@TempDir java.nio.file.Path dir) {
+        FabprobeException directory = assertThrows(FabprobeException.class, () -> Secret.fromFile(dir));
+        assertTrue(directory.getMessage().endsWith("is a directory"), directory.getMessage());
+        FabprobeException missing = assertThrows(FabprobeException.class, () -> Secret.fromFile(dir.resolve("absent")));
+        assertTrue(missing.getMessage().endsWith(": no such file"), missing.getMessage());
     }
 }

@@ -37,11 +37,15 @@ class MatrixReportTest {
 
     /** Figures of every pair: on one host 0.3 µs and 10 GB/s, between hosts 2 µs and 5 GB/s, times {@code slow}(a, b). */
     private static MatrixMethod.Result result(BiFunction<Integer, Integer, Double> slow) {
-        int n = HOSTS.size();
+        return result(HOSTS, slow);
+    }
+
+    private static MatrixMethod.Result result(List<String> hosts, BiFunction<Integer, Integer, Double> slow) {
+        int n = hosts.size();
         List<MatrixMethod.Pair> pairs = new ArrayList<>();
         for (int round = 0; round < RoundRobin.rounds(n); round++) {
             for (int[] p : RoundRobin.pairs(n, round)) {
-                boolean same = HOSTS.get(p[0]).equals(HOSTS.get(p[1]));
+                boolean same = hosts.get(p[0]).equals(hosts.get(p[1]));
                 double noise = 1 + 0.02 * Math.sin(7.0 * p[0] + 3.0 * p[1]); // deterministic, ±2 %
                 double factor = slow.apply(p[0], p[1]);
                 double latency = (same ? 300 : 2000) * noise * factor;
@@ -55,7 +59,7 @@ class MatrixReportTest {
             slowest[p.round()] = Math.max(slowest[p.round()], p.pairMs());
         }
         for (int i = 0; i < roundMs.length; i++) roundMs[i] = sums[i] + RoundRobin.pairsPerRound(n); // 1 ms per pair
-        return new MatrixMethod.Result(SERIAL, HOSTS, pairs, roundMs, sums, slowest, java.util.Arrays.stream(roundMs).sum(), 60);
+        return new MatrixMethod.Result(SERIAL, hosts, pairs, roundMs, sums, slowest, java.util.Arrays.stream(roundMs).sum(), 60);
     }
 
     private static MatrixDocument document(MatrixMethod.Result r) {
@@ -107,6 +111,13 @@ class MatrixReportTest {
         }
         assertEquals(15, d.pairs().size());
         assertEquals(3, d.pairs().stream().filter(MatrixDocument.Pair::sameHost).count());
+    }
+
+    @Test
+    void twoRanksAreOnePairAndEveryColumnHasALabel() {
+        String table = MatrixReport.table(document(result(List.of("h0", "h1"), (a, b) -> 1.0)));
+        assertTrue(table.contains("mode serial  1 round, 1 pair  clock"), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("per rank") && l.contains("ranks  pairs")), table);
     }
 
     @Test
