@@ -72,6 +72,7 @@ public final class PingPongAnalysis {
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
     public static List<String> flags(PingPongResult r) {
         List<String> flags = new ArrayList<>();
+        if (r.run().sharedCpuFlag() != null) flags.add(r.run().sharedCpuFlag());
         String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
                 r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
         if (leftOut != null) flags.add(leftOut);

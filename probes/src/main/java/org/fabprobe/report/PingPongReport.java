@@ -27,8 +27,8 @@ public final class PingPongReport {
         if (congestionControl != null) library += (library.isEmpty() ? "" : ", ") + "tcp " + congestionControl;
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
-        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname()));
+        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%s%n", run.transport(),
+                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname(), run.headerNote()));
         b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
                 "median µs", "p99 µs", "MB/s", "outliers"));
         for (SizePoint p : r.points()) {

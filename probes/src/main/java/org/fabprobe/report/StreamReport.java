@@ -22,10 +22,10 @@ public final class StreamReport {
 
     public static String table(RunFacts run, List<Point> points, double wallSeconds) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%n", run.transport(),
+                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%s%n", run.transport(),
                 run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
                 run.transportFacts().getOrDefault("library", ""), run.clock().source(),
-                run.host().hostname()));
+                run.host().hostname(), run.headerNote()));
         b.append(String.format(Locale.ROOT, "%10s %7s %7s %14s %14s %12s %14s%n", "size", "window", "windows",
                 "min window µs", "med window µs", "MB/s", "msg/s"));
         for (Point p : points) {
