@@ -8,7 +8,7 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.Stats;
 
-/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/1) and CSV. */
+/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/2) and CSV. */
 public final class StreamReport {
     private StreamReport() {}
 

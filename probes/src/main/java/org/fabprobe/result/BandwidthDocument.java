@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
 
-/** Schema fabprobe.bandwidth/1: streaming bandwidth, windows of back-to-back messages per size. */
+/** Schema fabprobe.bandwidth/2: streaming bandwidth, windows of back-to-back messages per size. */
 public record BandwidthDocument(String schema, String tool, String command, String transport,
                                 Map<String, String> transportFacts, Map<String, Object> settings, Host host,
                                 Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes)
         implements RunDocument {
-    public static final String SCHEMA = "fabprobe.bandwidth/1";
+    public static final String SCHEMA = "fabprobe.bandwidth/2";
 
     /** One size: the time of each window (ns), bandwidth (MB/s) and messages per second. */
     public record Size(long sizeBytes, int window, int windows, Stats windowNs, int outliers, double bandwidthMbS,

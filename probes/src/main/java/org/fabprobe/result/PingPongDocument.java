@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
 
-/** Schema fabprobe.pingpong/1: the half round-trip sweep and its Hockney fit per size range. */
+/** Schema fabprobe.pingpong/2: the half round-trip sweep and its Hockney fit per size range. */
 public record PingPongDocument(String schema, String tool, String command, String transport,
                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
                                List<HockneyRange> hockney, List<String> flags) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.pingpong/1";
+    public static final String SCHEMA = "fabprobe.pingpong/2";
 
     /**
      * One message size: half round-trip times (ns), the median's distribution-free 95 % interval
