@@ -33,8 +33,9 @@ public final class PingPongReport {
                 "median µs", "p99 µs", "max µs", "MB/s", "outliers"));
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %11.3f %12.1f %8d%n", human(p.sizeBytes()),
-                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMBs(), s.outliers()));
+            b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %11.3f %12.1f %8d%s%n", human(p.sizeBytes()),
+                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMBs(), s.outliers(),
+                    remeasuredNote(p)));
         }
         b.append("half round-trip times; max: the longest, where a preemption shows; MB/s = size / median.\n");
         if (r.fits().isEmpty()) {
@@ -57,6 +58,13 @@ public final class PingPongReport {
         for (String flag : PingPongAnalysis.flags(r)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
         return b.toString();
+    }
+
+    /** A disturbed size's row says so, and how often it was measured. */
+    private static String remeasuredNote(SizePoint p) {
+        String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
+        if (p.disturbed()) return "  DISTURBED" + (times.isEmpty() ? "" : ", " + times);
+        return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
     }
 
     public static String csv(PingPongResult r) {

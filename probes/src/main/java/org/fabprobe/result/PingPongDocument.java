@@ -13,8 +13,9 @@ public record PingPongDocument(String schema, String tool, String command, Strin
 
     /**
      * One message size: half round-trip times (ns), the median's distribution-free 95 % interval
-     * (half-width, ns; accept judges the median with it) and bandwidth (MB/s = 10^6 B/s, size / median).
+     * (half-width, ns; accept judges the median with it) and bandwidth (MB/s = 10^6 B/s, size / median);
+     * remeasured: times it was measured again because it was disturbed; disturbed: its last measurement was too.
      */
     public record Size(long sizeBytes, int repetitions, Stats halfRttNs, double medianCi95Ns, int outliers, double bandwidthMbS,
-                       double wallMs) {}
+                       double wallMs, int remeasured, boolean disturbed) {}
 }

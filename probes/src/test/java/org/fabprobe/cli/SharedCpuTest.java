@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.fabprobe.result.Schemas;
 import org.fabprobe.runtime.CpuAffinity;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,11 @@ class SharedCpuTest {
         assertTrue(firstLine.startsWith("fabprobe pingpong") && firstLine.contains("measure and mirror share CPU " + cpu),
                 run::toString);
         String doc = Files.readString(json);
-        Schemas.validated(doc);
+        Map<String, Object> parsed = Schemas.validated(doc);
         assertTrue(doc.contains("\"SHARED CPU: measure and mirror share CPU " + cpu), doc);
+
+        // every attempt would be disturbed alike: none is repeated
+        Map<?, ?> size = (Map<?, ?>) ((List<?>) parsed.get("sizes")).getFirst();
+        assertEquals(0.0, ((Number) size.get("remeasured")).doubleValue(), doc);
     }
 }

@@ -85,7 +85,8 @@ class PingPongReportTest {
         List<?> sizes = (List<?>) doc.get("sizes");
         assertEquals(3, sizes.size());
         Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
-        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms"),
+        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms",
+                "remeasured", "disturbed"),
                 List.copyOf(eight.keySet()));
         assertEquals(8.0, eight.get("size_bytes"));
         assertEquals(3.0, eight.get("median_ci95_ns"));
