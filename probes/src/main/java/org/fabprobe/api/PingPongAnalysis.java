@@ -39,7 +39,9 @@ public final class PingPongAnalysis {
         Session.Facts[] facts = new Session.Facts[1];
         PingPong.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            return pingPong.measure(t, await, control, steps);
+            // the session's facts arrive before the timing: on a shared CPU every attempt is disturbed alike
+            boolean sharedCpu = facts[0] != null && facts[0].sharedCpu() >= 0;
+            return pingPong.measure(t, await, control, steps, sharedCpu ? 0 : PingPong.MAX_REMEASURES);
         }, f -> facts[0] = f);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -63,15 +65,17 @@ public final class PingPongAnalysis {
             Summary s = Statistics.summarize(halfRtt, halfRtt.length, resolutionNs / 2);
             medians[i] = s.median();
             points.add(new SizePoint(sizes[i], s, sizes[i] / s.median() * 1e3, samples.wallMs()[i],
-                    MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95()));
+                    MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(), samples.remeasured()[i], samples.disturbed()[i]));
         }
         return new PingPongResult(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
-                driftFlag(sizes, samples.sentinelNs(), resolutionNs), disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs()));
+                driftFlag(sizes, samples.sentinelNs(), resolutionNs),
+                disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured()));
     }
 
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
     public static List<String> flags(PingPongResult r) {
         List<String> flags = new ArrayList<>();
+        if (r.run().sharedCpuFlag() != null) flags.add(r.run().sharedCpuFlag());
         String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
                 r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
         if (leftOut != null) flags.add(leftOut);
@@ -124,18 +128,22 @@ public final class PingPongAnalysis {
      * The sizes during which a timing thread waited for a CPU long enough to move their median
      * (or the emulator missed a deadline): a flag naming them and the wait, or null.
      */
-    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs) {
+    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs, int[] remeasured) {
         List<String> named = new ArrayList<>();
         double waitMs = 0;
+        int attempts = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (!disturbed[i]) continue;
             named.add(human(sizes[i]));
             waitMs += Math.max(cpuWaitMs[i], 0);
+            attempts = Math.max(attempts, remeasured[i] + 1);
         }
         if (named.isEmpty()) return null;
-        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured"
+        String tries = attempts > 1 ? " the last of " + attempts + " times" : "";
+        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured%s"
                 + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
-                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", named.size() == 1 ? "its" : "their");
+                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", tries,
+                named.size() == 1 ? "its" : "their");
     }
 
     public static PingPongDocument document(PingPongResult r) {
@@ -144,7 +152,7 @@ public final class PingPongAnalysis {
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
             sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
-                    p.wallMs()));
+                    p.wallMs(), p.remeasured(), p.disturbed()));
         }
         return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,

@@ -15,7 +15,7 @@ public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyF
         this(run, points, fits, wallSeconds, null, null);
     }
 
-    /** The result as its JSON document (schema fabprobe.pingpong/1). */
+    /** The result as its JSON document (schema fabprobe.pingpong/2). */
     public PingPongDocument document() {
         return PingPongAnalysis.document(this);
     }

@@ -66,6 +66,7 @@ public record SessionSettings(String transport, String peer, Path secretFile, bo
         settings.put("meeting", facts == null ? "?" : facts.meeting());
         Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
         return new RunFacts("fabprobe " + Fabprobe.version(), command, transport, transportFactsNow, settings,
-                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt);
+                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt,
+                facts == null ? -1 : facts.sharedCpu());
     }
 }

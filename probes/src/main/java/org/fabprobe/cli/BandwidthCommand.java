@@ -59,7 +59,7 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
         var steps = session.progress("bandwidth", sizeList.length);
-        double[][] windowNs = session.run(spec, (t, await, control) -> {
+        Stream.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
             return stream.measure(t, await, control, steps);
         });
@@ -67,9 +67,10 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
 
         List<StreamReport.Point> points = new ArrayList<>();
         for (int i = 0; i < sizeList.length; i++) {
-            Summary s = Statistics.summarize(windowNs[i], windowNs[i].length);
+            double[] windowNs = samples.windowNs()[i];
+            Summary s = Statistics.summarize(windowNs, windowNs.length);
             points.add(new StreamReport.Point(sizeList[i], window, s, (double) sizeList[i] * window / s.median() * 1e3,
-                    window / s.median() * 1e9));
+                    window / s.median() * 1e9, samples.disturbed()[i]));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("sizes", SizeList.asList(sizeList));

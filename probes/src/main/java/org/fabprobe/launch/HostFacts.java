@@ -36,7 +36,7 @@ public final class HostFacts {
      * InetAddress.getLocalHost, whose name-service lookup took ~30 ms of each JVM's start here
      * and waits for DNS where the host name is not in /etc/hosts.
      */
-    private static String hostname() {
+    static String hostname() {
         try {
             String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
             if (!name.isEmpty()) return name;

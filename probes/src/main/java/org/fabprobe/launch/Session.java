@@ -34,8 +34,13 @@ public final class Session {
         R run(Transport t, Await await, Control control);
     }
 
-    /** What a finished session leaves for the report besides the pattern's own result. */
-    public record Facts(Map<String, String> transport, Map<String, String> peerHost, String meeting, String sourceAddress) {}
+    /**
+     * What a finished session leaves for the report besides the pattern's own result.
+     *
+     * @param sharedCpu the one CPU measure and mirror both run on ({@link #sharedCpu}), or -1
+     */
+    public record Facts(Map<String, String> transport, Map<String, String> peerHost, String meeting, String sourceAddress,
+                        int sharedCpu) {}
 
     /** Thrown on launcher ranks other than measure once their part is done: they leave quietly. */
     public static final class NotMeasure extends RuntimeException {
@@ -93,6 +98,7 @@ public final class Session {
     private static <R> R measure(Rendezvous rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
                                  Meeting meeting, java.util.function.Consumer<Facts> facts) {
         rv.sendSession(spec);
+        int[] allowedBefore = CpuAffinity.allowedCpus(); // what a local mirror inherited
         try (CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThreadIfChosen(measureCpu);
              Opened opened = new Opened(open(rv, spec, node));
              CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
@@ -100,7 +106,11 @@ public final class Session {
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
             if (peerAddress.length > 0) t.connect(peerAddress);
-            facts.accept(new Facts(t.facts(), rv.peerHost(), meeting.describe(), node));
+            boolean localMirror = meeting instanceof LocalMirror;
+            // the handshake's host facts have the host name; the boot id comes only at the end
+            boolean sameHost = localMirror || HostFacts.hostname().equals(rv.peerHost().get("hostname"));
+            int shared = sharedCpu(measureCpu, spec.mirrorCpu(), localMirror, sameHost, allowedBefore);
+            facts.accept(new Facts(t.facts(), rv.peerHost(), meeting.describe(), node, shared));
             rv.phase("the measurement");
             R result;
             try (Watchdog watchdog = Watchdog.startMeasure(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
@@ -203,6 +213,19 @@ public final class Session {
         }
         if (e.exitCode() != ExitCode.PEER_TIMEOUT) return e;
         return status.isEmpty() ? e : new TransportException(e.exitCode(), e.getMessage() + " [" + status + "]");
+    }
+
+    /**
+     * The one CPU measure and mirror must share, known before timing, or -1: both pinned to it
+     * (--cpus 0,0), or a local mirror started by a thread allowed a single CPU (taskset -c 0),
+     * which it inherited. Ranks a launcher placed, or a mirror started by hand, may be bound
+     * elsewhere: they are not judged.
+     */
+    static int sharedCpu(int measureCpu, int mirrorCpu, boolean localMirror, boolean sameHost, int[] allowedBefore) {
+        if (!sameHost) return -1;
+        if (measureCpu >= 0 && measureCpu == mirrorCpu) return measureCpu;
+        if (localMirror && mirrorCpu < 0 && allowedBefore.length == 1) return allowedBefore[0];
+        return -1;
     }
 
     static boolean sameHost(Map<String, String> peerHost) {

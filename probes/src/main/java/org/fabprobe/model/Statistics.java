@@ -39,7 +39,7 @@ public final class Statistics {
         double q1 = percentile(sorted, 25), q3 = percentile(sorted, 75);
         double fence = q3 + 3 * (q3 - q1);
         int outliers = count - upperBound(sorted, fence);
-        return new Summary(count, sorted[0], gridPercentile(sorted, 50, gridStep), gridPercentile(sorted, 99, gridStep), mean, stddev, ci95, outliers);
+        return new Summary(count, sorted[0], gridPercentile(sorted, 50, gridStep), gridPercentile(sorted, 99, gridStep), sorted[count - 1], mean, stddev, ci95, outliers);
     }
 
     /**

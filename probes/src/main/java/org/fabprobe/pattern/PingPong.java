@@ -28,6 +28,11 @@ import org.fabprobe.transport.Transport;
  * {@value #SENTINEL_ROUNDS} more round trips of 0 B (a few hundred µs on shared memory): sizes
  * measured at different times are only comparable while the host runs at one speed, and the
  * sentinels show when it did not ({@link org.fabprobe.model.Drift}).
+ *
+ * <p><b>Disturbed sizes.</b> After each size (and its sentinel) the mirror sends its
+ * disturbance readings and measure answers whether both measure that size again: a size whose
+ * timing threads were preempted too often is measured up to {@value #MAX_REMEASURES} more times,
+ * and its last measurement is kept.
  */
 public final class PingPong {
     /**
@@ -113,13 +118,22 @@ public final class PingPong {
      * @param cpuWaitMs  per size, how long the two timing threads waited for a CPU meanwhile
      *                   (schedstat's run delay, both sides summed; -1 where a kernel does not say)
      * @param disturbed  per size, whether its timing threads were preempted (or the emulator missed
-     *                   a deadline) often enough to move its median ({@link #disturbed})
+     *                   a deadline) often enough to move its median ({@link #disturbed}), in its last measurement
+     * @param remeasured per size, how many times it was measured again because it was disturbed
+     *                   (at most {@link #MAX_REMEASURES}); the other fields hold its last measurement
      */
     public record Samples(double[][] halfRttNs, double[] wallMs, double[][] sentinelNs, double[] cpuWaitMs,
-                          boolean[] disturbed) {}
+                          boolean[] disturbed, int[] remeasured) {}
 
-    /** The mirror's per-size disturbances, sent once after the sweep (untimed). */
+    /** The mirror's disturbances of one measurement of a size, sent after its sentinel (untimed). */
     private static final String MIRROR_DISTURBANCES = "pingpong_disturbances";
+    /** Measure's answer to them: 1 when both sides measure the same size again. */
+    private static final String MEASURE_AGAIN = "pingpong_again";
+    /**
+     * A disturbed size is measured this many more times at most: a burst of other work usually
+     * passes, while a CPU shared for the whole run disturbs every attempt and should not triple it.
+     */
+    public static final int MAX_REMEASURES = 2;
 
     /** Measure half: per size, the half round-trip times in ns and the wall time. */
     public Samples measure(Transport t, Await await, Control control) {
@@ -131,6 +145,14 @@ public final class PingPong {
      * calls it: the timed round trips are in {@link #measureSize}, a method of their own.
      */
     public Samples measure(Transport t, Await await, Control control, Steps steps) {
+        return measure(t, await, control, steps, MAX_REMEASURES);
+    }
+
+    /**
+     * As {@link #measure(Transport, Await, Control, Steps)}, measuring a disturbed size again at
+     * most {@code maxRemeasures} times (0 where every attempt would be disturbed alike: one CPU for both).
+     */
+    public Samples measure(Transport t, Await await, Control control, Steps steps, int maxRemeasures) {
         steps.phase("JIT warm-up");
         long[] probe = new long[PROBE_ROUNDS];
         measureSize(t, await, 0, PROBE_ROUNDS, probe);
@@ -148,28 +170,34 @@ public final class PingPong {
         double[] wallMs = new double[sizes.length];
         double[][] sentinelNs = new double[sizes.length + 1][];
         long[] ticks = new long[repetitions], sentinelTicks = new long[SENTINEL_ROUNDS];
-        Disturbances.Reading[] mine = new Disturbances.Reading[sizes.length];
-        sentinelNs[0] = sentinel(t, await, sentinelTicks);
-        for (int i = 0; i < sizes.length; i++) {
-            steps.next("round trips at", sizes[i]);
-            Disturbances.Reading before = Disturbances.read(t);
-            long start = Clock.now();
-            measureSize(t, await, sizes[i], warmup + repetitions, ticks);
-            wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
-            mine[i] = Disturbances.read(t).since(before);
-            halfRttNs[i] = halves(ticks);
-            sentinelNs[i + 1] = sentinel(t, await, sentinelTicks);
-        }
         double[] cpuWaitMs = new double[sizes.length];
         boolean[] disturbed = new boolean[sizes.length];
+        int[] remeasured = new int[sizes.length];
+        sentinelNs[0] = sentinel(t, await, sentinelTicks);
         for (int i = 0; i < sizes.length; i++) {
-            // one message per size: an MPI control message holds only a few dozen values
-            Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
-                    Disturbances.Reading.FIELDS), 0);
-            cpuWaitMs[i] = mine[i].waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine[i].waitNs() + peer.waitNs()) / 1e6;
-            disturbed[i] = disturbed(mine[i], peer, warmup + repetitions);
+            for (boolean again = true; again; ) {
+                if (remeasured[i] == 0) steps.next("round trips at", sizes[i]);
+                else {
+                    steps.more(1);
+                    steps.next("again (disturbed), round trips at", sizes[i]);
+                }
+                Disturbances.Reading before = Disturbances.read(t);
+                long start = Clock.now();
+                measureSize(t, await, sizes[i], warmup + repetitions, ticks);
+                wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
+                Disturbances.Reading mine = Disturbances.read(t).since(before);
+                halfRttNs[i] = halves(ticks);
+                sentinelNs[i + 1] = sentinel(t, await, sentinelTicks);
+                Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
+                        Disturbances.Reading.FIELDS), 0);
+                cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
+                disturbed[i] = disturbed(mine, peer, warmup + repetitions);
+                again = disturbed[i] && remeasured[i] < maxRemeasures;
+                control.send(MEASURE_AGAIN, again ? 1 : 0);
+                if (again) remeasured[i]++;
+            }
         }
-        return new Samples(halfRttNs, wallMs, sentinelNs, cpuWaitMs, disturbed);
+        return new Samples(halfRttNs, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured);
     }
 
     /**
@@ -206,14 +234,15 @@ public final class PingPong {
             for (long done = 0; done < roundTrips; done += JIT_CHUNK + 1) mirrorSize(t, await, 0, JIT_CHUNK);
         });
         mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
-        Disturbances.Reading[] moved = new Disturbances.Reading[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            Disturbances.Reading before = Disturbances.read(t);
-            mirrorSize(t, await, sizes[i], warmup + repetitions);
-            moved[i] = Disturbances.read(t).since(before);
-            mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
+        for (long size : sizes) {
+            do {
+                Disturbances.Reading before = Disturbances.read(t);
+                mirrorSize(t, await, size, warmup + repetitions);
+                Disturbances.Reading moved = Disturbances.read(t).since(before);
+                mirrorSize(t, await, 0, SENTINEL_WARMUP + SENTINEL_ROUNDS);
+                control.sendAll(MIRROR_DISTURBANCES, moved.fields());
+            } while (control.receive(MEASURE_AGAIN) != 0);
         }
-        for (Disturbances.Reading r : moved) control.sendAll(MIRROR_DISTURBANCES, r.fields());
     }
 
     /**

@@ -79,13 +79,25 @@ public final class Stream {
         return new Stream(s.sizes(), s.window(), s.warmup(), s.repetitions());
     }
 
+    /**
+     * What the measure half returns.
+     *
+     * @param windowNs  per size, the time of each timed window
+     * @param disturbed per size, whether its timing threads were preempted (or the emulator missed a
+     *                  deadline) in more of its windows than its median tolerates (PingPong's rule)
+     */
+    public record Samples(double[][] windowNs, boolean[] disturbed) {}
+
+    /** The mirror's per-size disturbances, one message per size after the sweep (untimed). */
+    private static final String MIRROR_DISTURBANCES = "stream_disturbances";
+
     /** Measure half: per size, the time of each timed window in ns. */
-    public double[][] measure(Transport t, Await await, Control control) {
+    public Samples measure(Transport t, Await await, Control control) {
         return measure(t, await, control, Steps.NONE);
     }
 
     /** Measure half, telling {@code steps} before each size (the timed windows are in {@link #measureSize}). */
-    public double[][] measure(Transport t, Await await, Control control, Steps steps) {
+    public Samples measure(Transport t, Await await, Control control, Steps steps) {
         steps.phase("JIT warm-up");
         long fastest = Long.MAX_VALUE; // cold windows wait for compiles: the fastest one estimates the cost
         for (int w = 0; w < PROBE_WINDOWS; w++) {
@@ -100,11 +112,20 @@ public final class Stream {
             for (long w = 0; w < windows; w++) sendWindow(t, await, windowBytes(w, 0, LARGE_EVERY, large));
         });
         double[][] windowNs = new double[sizes.length][repetitions];
+        Disturbances.Reading[] mine = new Disturbances.Reading[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
             steps.next("windows at", sizes[i]);
+            Disturbances.Reading before = Disturbances.read(t);
             measureSize(t, await, sizes[i], windowNs[i]);
+            mine[i] = Disturbances.read(t).since(before);
         }
-        return windowNs;
+        boolean[] disturbed = new boolean[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
+                    Disturbances.Reading.FIELDS), 0);
+            disturbed[i] = PingPong.disturbed(mine[i], peer, warmup + repetitions);
+        }
+        return new Samples(windowNs, disturbed);
     }
 
     /** Times {@code warmup + repetitions} windows of {@code size}; the last {@code windowNs.length} are kept. */
@@ -144,7 +165,13 @@ public final class Stream {
         mirrorSize(t, await, 0, PROBE_WINDOWS, 0, 0);
         long large = largeWarmUpBytes();
         JitWarmup.mirrorSide(control, windows -> mirrorSize(t, await, 0, windows, LARGE_EVERY, large));
-        for (long size : sizes) mirrorSize(t, await, size, warmup + repetitions, 0, 0);
+        Disturbances.Reading[] moved = new Disturbances.Reading[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            Disturbances.Reading before = Disturbances.read(t);
+            mirrorSize(t, await, sizes[i], warmup + repetitions, 0, 0);
+            moved[i] = Disturbances.read(t).since(before);
+        }
+        for (Disturbances.Reading r : moved) control.sendAll(MIRROR_DISTURBANCES, r.fields());
     }
 
     /**

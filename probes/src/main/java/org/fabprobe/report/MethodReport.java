@@ -57,7 +57,7 @@ public final class MethodReport {
         }
         return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r)), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), withSharedCpu(c, MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r))), r.notes(),
                 r.messages(), sizes);
     }
 
@@ -109,7 +109,7 @@ public final class MethodReport {
                 c.warmupMs());
         return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
                 run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
-                MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value()), r.notes(), saturation(r.gap0()), r.latency(), sizes);
+                withSharedCpu(c, MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value())), r.notes(), saturation(r.gap0()), r.latency(), sizes);
     }
 
     public static String csv(PLogPMethod.Result r) {
@@ -172,7 +172,7 @@ public final class MethodReport {
         List<ParameterSet> sets = List.of(r.parameters());
         return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
                 run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), MethodFlags.of(sets, r.notes(), r.rtt().value()), r.notes(),
+                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), withSharedCpu(c, MethodFlags.of(sets, r.notes(), r.rtt().value())), r.notes(),
                 sampled(r.rtt()), curves, bulk);
     }
 
@@ -197,7 +197,7 @@ public final class MethodReport {
         if (calls != null && timing != null) calls = calls + "; o_s timed by " + timing;
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
-                run.host().hostname(), method, run.settings().get("sampling"),
+                run.host().hostname() + run.headerNote(), method, run.settings().get("sampling"),
                 calls == null ? "" : "calls: " + calls + "\n"));
     }
 
@@ -216,10 +216,19 @@ public final class MethodReport {
     private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes,
                                ToDoubleFunction<ParameterSet> rttNs,
                                String timing) {
-        List<String> flags = MethodFlags.of(sets, notes, rttNs);
+        List<String> flags = withSharedCpu(c, MethodFlags.of(sets, notes, rttNs));
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
         for (String n : notes) b.append("note: ").append(n).append('\n');
         b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
+    }
+
+    /** A method's flags, after the one that says measure and mirror shared a CPU. */
+    private static List<String> withSharedCpu(Context c, List<String> flags) {
+        String shared = c.run().sharedCpuFlag();
+        if (shared == null) return flags;
+        List<String> all = new ArrayList<>(List.of(shared));
+        all.addAll(flags);
+        return all;
     }
 
     private static List<ParameterRange> ranges(List<ParameterSet> sets) {

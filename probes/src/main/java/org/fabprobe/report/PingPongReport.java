@@ -27,16 +27,17 @@ public final class PingPongReport {
         if (congestionControl != null) library += (library.isEmpty() ? "" : ", ") + "tcp " + congestionControl;
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
-        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname()));
-        b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
-                "median µs", "p99 µs", "MB/s", "outliers"));
+        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%s%n", run.transport(),
+                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname(), run.headerNote()));
+        b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
+                "median µs", "p99 µs", "max µs", "MB/s", "outliers"));
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %12.1f %8d%n", human(p.sizeBytes()),
-                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, p.bandwidthMBs(), s.outliers()));
+            b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %11.3f %12.1f %8d%s%n", human(p.sizeBytes()),
+                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMBs(), s.outliers(),
+                    remeasuredNote(p)));
         }
-        b.append("half round-trip times; MB/s = size / median.\n");
+        b.append("half round-trip times; max: the longest, where a preemption shows; MB/s = size / median.\n");
         if (r.fits().isEmpty()) {
             b.append("Hockney fit: needs at least 3 sizes.\n");
         } else {
@@ -59,13 +60,20 @@ public final class PingPongReport {
         return b.toString();
     }
 
+    /** A disturbed size's row says so, and how often it was measured. */
+    private static String remeasuredNote(SizePoint p) {
+        String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
+        if (p.disturbed()) return "  DISTURBED" + (times.isEmpty() ? "" : ", " + times);
+        return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
+    }
+
     public static String csv(PingPongResult r) {
         StringBuilder b = new StringBuilder(
-                "size_bytes,repetitions,min_ns,median_ns,p99_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s\n");
+                "size_bytes,repetitions,min_ns,median_ns,p99_ns,max_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s\n");
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
             b.append(p.sizeBytes()).append(',').append(s.count());
-            for (double ns : new double[] {s.min(), s.median(), s.p99(), s.mean(), s.stddev(), s.ci95()}) {
+            for (double ns : new double[] {s.min(), s.median(), s.p99(), s.max(), s.mean(), s.stddev(), s.ci95()}) {
                 b.append(',').append(csvNumber("%.1f", ns));
             }
             b.append(',').append(s.outliers()).append(',').append(csvNumber("%.3f", p.bandwidthMBs())).append('\n');

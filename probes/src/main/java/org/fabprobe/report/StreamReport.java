@@ -8,7 +8,7 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.Stats;
 
-/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/1) and CSV. */
+/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/2) and CSV. */
 public final class StreamReport {
     private StreamReport() {}
 
@@ -17,22 +17,24 @@ public final class StreamReport {
      *
      * @param bandwidthMBs size * window / median window time, MB/s (10^6 B/s)
      * @param messageRate  window / median window time, messages per second
+     * @param disturbed    its timing threads were preempted in too many of its windows
      */
-    public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate) {}
+    public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate, boolean disturbed) {}
 
     public static String table(RunFacts run, List<Point> points, double wallSeconds) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%n", run.transport(),
+                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%s%n", run.transport(),
                 run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
                 run.transportFacts().getOrDefault("library", ""), run.clock().source(),
-                run.host().hostname()));
+                run.host().hostname(), run.headerNote()));
         b.append(String.format(Locale.ROOT, "%10s %7s %7s %14s %14s %12s %14s%n", "size", "window", "windows",
                 "min window µs", "med window µs", "MB/s", "msg/s"));
         for (Point p : points) {
-            b.append(String.format(Locale.ROOT, "%10s %7d %7d %14.3f %14.3f %12.1f %14.0f%n",
+            b.append(String.format(Locale.ROOT, "%10s %7d %7d %14.3f %14.3f %12.1f %14.0f%s%n",
                     PingPongReport.human(p.sizeBytes()), p.window(), p.windowNs().count(), p.windowNs().min() / 1e3,
-                    p.windowNs().median() / 1e3, p.bandwidthMBs(), p.messageRate()));
+                    p.windowNs().median() / 1e3, p.bandwidthMBs(), p.messageRate(), p.disturbed() ? "  DISTURBED" : ""));
         }
+        for (String flag : flags(run, points)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", wallSeconds));
         return b.toString();
     }
@@ -42,10 +44,23 @@ public final class StreamReport {
         for (Point p : points) {
             Summary s = p.windowNs();
             sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), s.count(), Stats.of(s), s.outliers(),
-                    p.bandwidthMBs(), p.messageRate()));
+                    p.bandwidthMBs(), p.messageRate(), p.disturbed()));
         }
         return new BandwidthDocument(BandwidthDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds, sizes);
+                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds, sizes,
+                flags(run, points));
+    }
+
+    /** A shared CPU, and the sizes whose windows were disturbed: never printed as if fine. */
+    static List<String> flags(RunFacts run, List<Point> points) {
+        List<String> flags = new ArrayList<>();
+        if (run.sharedCpuFlag() != null) flags.add(run.sharedCpuFlag());
+        List<String> disturbed = points.stream().filter(Point::disturbed).map(p -> PingPongReport.human(p.sizeBytes())).toList();
+        if (!disturbed.isEmpty()) {
+            flags.add("DISTURBED " + String.join(", ", disturbed) + ": the timing threads were preempted in too many windows"
+                    + " (other work on these CPUs, or measure and mirror sharing one); bandwidth may read low");
+        }
+        return flags;
     }
 
     public static String csv(List<Point> points) {

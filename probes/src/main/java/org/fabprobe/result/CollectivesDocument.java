@@ -39,7 +39,7 @@ public record CollectivesDocument(String schema, String tool, String command, St
     public record PartPoint(String operation, long sizeBytes, int repetitions, Stats timeNs, double medianNs,
                             double medianCi95Ns, int outliers, boolean converged, double wallMs) {
         public Summary summary() {
-            return new Summary(repetitions, timeNs.min(), timeNs.median(), timeNs.p99(), timeNs.mean(), timeNs.stddev(),
+            return new Summary(repetitions, timeNs.min(), timeNs.median(), timeNs.p99(), timeNs.max(), timeNs.mean(), timeNs.stddev(),
                     timeNs.ci95(), outliers);
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.time.Duration;
 import java.util.Map;
 import org.fabprobe.ExitCode;
+import org.fabprobe.runtime.CpuAffinity;
 import org.fabprobe.transport.TransportException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,10 +39,13 @@ class PingPongInProcessTest {
             }
             for (double ms : samples.wallMs()) assertTrue(ms > 0 && Double.isFinite(ms));
 
-            // per size, warm-up and timed round trips and the one that closes the last interval, each way
-            for (long size : SIZES) {
-                assertEquals(WARMUP + REPETITIONS + 1, io.measure.sendsBySize().get(size), "measure sends of " + size + " B");
-                assertEquals(WARMUP + REPETITIONS + 1, io.mirror.sendsBySize().get(size), "mirror sends of " + size + " B");
+            // per size and measurement (a disturbed size is measured again), warm-up and timed round
+            // trips and the one that closes the last interval, each way
+            for (int i = 0; i < SIZES.length; i++) {
+                long size = SIZES[i], sends = (WARMUP + REPETITIONS + 1L) * (1 + samples.remeasured()[i]);
+                assertTrue(samples.remeasured()[i] <= PingPong.MAX_REMEASURES);
+                assertEquals(sends, io.measure.sendsBySize().get(size), "measure sends of " + size + " B");
+                assertEquals(sends, io.mirror.sendsBySize().get(size), "mirror sends of " + size + " B");
             }
             assertEquals(io.measure.sendsBySize(), io.mirror.sendsBySize(), "every message echoed at its size");
             assertEquals(io.measure.sendsBySize(), io.mirror.recvsBySize());
@@ -52,6 +56,30 @@ class PingPongInProcessTest {
             assertEquals(-1, InProcess.mismatch(io.mirror.recvBuffer(), 1, 4096), "measure's payload at the mirror");
             assertEquals(-1, InProcess.mismatch(io.measure.recvBuffer(), 2, 4096), "mirror's payload at measure");
         }
+    }
+
+    /**
+     * Both threads on one CPU (the mirror's thread inherits the pinned caller's CPU): every size is
+     * preempted throughout, so it is measured again as often as allowed and stays disturbed, and
+     * both sides still exchange exactly the same messages.
+     */
+    @Test
+    @Timeout(120)
+    void aDisturbedSizeIsMeasuredAgainByBothSides() throws Exception {
+        long[] sizes = {8};
+        PingPong pingPong = new PingPong(sizes, WARMUP, REPETITIONS, PingPong.Calls.NONBLOCKING);
+        PingPong.Samples samples;
+        try (InProcess io = new InProcess(4096, DEPTH, InProcess.PATIENT);
+             CpuAffinity.Pinned pinned = CpuAffinity.pinCurrentThread(CpuAffinity.allowedCpus()[0])) {
+            samples = io.run(pingPong::measure, pingPong::mirror);
+            long sends = (WARMUP + REPETITIONS + 1L) * (1 + samples.remeasured()[0]);
+            assertEquals(sends, io.measure.sendsBySize().get(8L), "measure sends of 8 B");
+            assertEquals(sends, io.mirror.sendsBySize().get(8L), "mirror sends of 8 B");
+            assertEverythingCompleted(io);
+        }
+        assertTrue(samples.disturbed()[0], "two spinning threads on one CPU, yet not disturbed");
+        assertEquals(PingPong.MAX_REMEASURES, samples.remeasured()[0]);
+        assertEquals(REPETITIONS, samples.halfRttNs()[0].length, "the last measurement's samples");
     }
 
     @Test

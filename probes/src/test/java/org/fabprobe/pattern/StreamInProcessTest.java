@@ -21,7 +21,7 @@ class StreamInProcessTest {
         try (InProcess io = new InProcess(70_000, stream.depth(), InProcess.PATIENT)) {
             InProcess.fill(io.measure.sendBuffer(), 3);
 
-            double[][] windowNs = io.run(stream::measure, stream::mirror);
+            double[][] windowNs = io.run(stream::measure, stream::mirror).windowNs();
 
             assertEquals(SIZES.length, windowNs.length);
             for (double[] size : windowNs) {

@@ -144,14 +144,14 @@ class PlotsTest {
             List<CollectivesDocument.Point> points = new ArrayList<>();
             for (long n = 8; n <= 65536; n *= 4) {
                 double t = 1000 * p + n / (1000.0 / p) * 1e3 / 1e3;
-                points.add(new CollectivesDocument.Point(n, 100, new Stats(t * 0.9, t, t * 1.3, t * 1.05, t * 0.1, t * 0.02),
+                points.add(new CollectivesDocument.Point(n, 100, new Stats(t * 0.9, t, t * 1.3, t * 2, t * 1.05, t * 0.1, t * 0.02),
                         t * 0.03, 2, true, 5));
             }
             results.add(new CollectivesDocument.Result("bcast", p, points,
                     List.of(new HockneyRange(8, 65536, 7, 1000 * p, 20, 1000.0 / p, 10, p * 1000 * 1000.0 / p / 1e3, 1000.0, 0.01)),
                     null, null));
             results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0, 100,
-                    new Stats(900, 1000 * p, 1500, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
+                    new Stats(900, 1000 * p, 1500, 3000, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
         }
         CollectivesDocument doc = new CollectivesDocument(CollectivesDocument.SCHEMA, "fabprobe test", "collectives",
                 "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),

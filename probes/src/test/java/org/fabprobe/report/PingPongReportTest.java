@@ -31,9 +31,9 @@ class PingPongReportTest {
                 Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, new Host("node\"7", "Linux", "amd64", "cpu", "2", "jvm"),
                 Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
         List<SizePoint> points = List.of(
-                new SizePoint(0, new Summary(1, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
-                new SizePoint(8, new Summary(100, 330, 390, 450, 395, 20, 4, 1), 20.5, 1.5, 3),
-                new SizePoint(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 93_000, 900, 180, 0), 11_300, 20));
+                new SizePoint(0, new Summary(1, 300, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
+                new SizePoint(8, new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), 20.5, 1.5, 3),
+                new SizePoint(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 180_000, 93_000, 900, 180, 0), 11_300, 20));
         List<HockneyFit> fits = List.of(
                 new HockneyFit(0, 8, 2, 310, 5, Double.POSITIVE_INFINITY, Double.NaN, Double.POSITIVE_INFINITY, 0.02),
                 new HockneyFit(16, 1 << 20, 3, 390, 10, 11_300, 200, 4407, 0.01));
@@ -66,7 +66,7 @@ class PingPongReportTest {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongAnalysis.document(result())));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
-        assertEquals("fabprobe.pingpong/1", doc.get("schema"));
+        assertEquals("fabprobe.pingpong/2", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
         assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));
         assertEquals(1.25, doc.get("wall_seconds"));
@@ -85,13 +85,14 @@ class PingPongReportTest {
         List<?> sizes = (List<?>) doc.get("sizes");
         assertEquals(3, sizes.size());
         Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
-        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms"),
+        assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms",
+                "remeasured", "disturbed"),
                 List.copyOf(eight.keySet()));
         assertEquals(8.0, eight.get("size_bytes"));
         assertEquals(3.0, eight.get("median_ci95_ns"));
         assertTrue(((Map<?, ?>) sizes.get(0)).get("median_ci95_ns") == null, "no interval: null");
         assertEquals(20.5, eight.get("bandwidth_mb_s"));
-        assertEquals(Map.of("min", 330.0, "median", 390.0, "p99", 450.0, "mean", 395.0, "stddev", 20.0, "ci95", 4.0),
+        assertEquals(Map.of("min", 330.0, "median", 390.0, "p99", 450.0, "max", 2000.0, "mean", 395.0, "stddev", 20.0, "ci95", 4.0),
                 eight.get("half_rtt_ns"));
         Map<?, ?> single = (Map<?, ?>) ((Map<?, ?>) sizes.get(0)).get("half_rtt_ns");
         assertTrue(single.containsKey("stddev") && single.get("stddev") == null, "NaN spread must be null");
@@ -126,7 +127,7 @@ class PingPongReportTest {
 
         assertFalse(Schemas.errors(json.replace("\"outliers\"", "\"outlier_count\""), "pingpong.schema.json").isEmpty(),
                 "a renamed field must fail the schema");
-        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/1", "fabprobe.pingpong/2"),
+        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/2", "fabprobe.pingpong/1"),
                 "pingpong.schema.json").isEmpty(), "another schema version must fail");
         assertFalse(Schemas.errors(json.replaceFirst("\"size_bytes\": 0", "\"size_bytes\": \"0\""), "pingpong.schema.json").isEmpty(),
                 "a size as text must fail");
@@ -139,8 +140,8 @@ class PingPongReportTest {
         assertTrue(header.contains("ofi:shm") && header.contains("libfabric 1.22.0") && header.contains("clock tsc")
                 && header.contains("node\"7"), header);
         String row8 = table.lines().filter(l -> l.trim().startsWith("8 B")).findFirst().orElseThrow();
-        assertTrue(row8.matches("\\s+8 B\\s+100\\s+0\\.330\\s+0\\.390\\s+0\\.450\\s+20\\.5\\s+1"), row8);
-        assertTrue(table.contains("0 B") && table.contains("1 MiB") && table.contains("92.800"), table);
+        assertTrue(row8.matches("\\s+8 B\\s+100\\s+0\\.330\\s+0\\.390\\s+0\\.450\\s+2\\.000\\s+20\\.5\\s+1"), row8);
+        assertTrue(table.contains("0 B") && table.contains("1 MiB") && table.contains("92.800") && table.contains("180.000"), table);
         assertTrue(table.contains("0.390 ± 0.010") && table.contains("11300 ± 200") && table.contains("4407"), table);
         assertTrue(table.contains("∞ (flat)"), table);
         assertFalse(table.contains("NaN") || table.contains("Infinity"), table);
@@ -157,10 +158,10 @@ class PingPongReportTest {
     void csvHasOneRowPerSizeAndEmptyFieldsForMissingValues() {
         List<String> lines = PingPongReport.csv(result()).lines().toList();
         assertEquals(List.of(
-                "size_bytes,repetitions,min_ns,median_ns,p99_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s",
-                "0,1,300.0,300.0,300.0,300.0,,,0,0.000",
-                "8,100,330.0,390.0,450.0,395.0,20.0,4.0,1,20.500",
-                "1048576,100,91000.0,92800.0,107000.0,93000.0,900.0,180.0,0,11300.000"), lines);
+                "size_bytes,repetitions,min_ns,median_ns,p99_ns,max_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s",
+                "0,1,300.0,300.0,300.0,300.0,300.0,,,0,0.000",
+                "8,100,330.0,390.0,450.0,2000.0,395.0,20.0,4.0,1,20.500",
+                "1048576,100,91000.0,92800.0,107000.0,180000.0,93000.0,900.0,180.0,0,11300.000"), lines);
     }
 
     @Test

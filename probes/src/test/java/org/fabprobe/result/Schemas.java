@@ -29,9 +29,9 @@ public final class Schemas {
 
     private Schemas() {}
 
-    /** The schema file of a document's "schema" name: fabprobe.pingpong/1 -> pingpong.schema.json. */
+    /** The schema file of a document's "schema" name: fabprobe.pingpong/2 -> pingpong.schema.json. */
     public static String fileOf(String schemaName) {
-        if (!schemaName.matches("fabprobe\\.[a-z]+/1")) throw new IllegalArgumentException("not a fabprobe schema: " + schemaName);
+        if (!schemaName.matches("fabprobe\\.[a-z]+/\\d+")) throw new IllegalArgumentException("not a fabprobe schema: " + schemaName);
         return schemaName.substring("fabprobe.".length(), schemaName.indexOf('/')) + ".schema.json";
     }
 
