@@ -33,9 +33,10 @@ class ProgressTest {
         // 11 sizes up to 1 MiB at 1 ns/B: the last sizes take ~0.2 s each, well after the first second
         String[] args = {"pingpong", "-t", SIM, "-s", "1K..1M", "-n", "100", "--warmup", "10"};
         String loud = onTerminal(dir, "pingpong", args);
+        // at least 11 steps: a disturbed size measured again adds one
         List<Integer> drawn = steps(loud, "pingpong " + Pattern.quote(SIM) + ": round trips at \\d+ [KM]iB", 11);
         assertFalse(drawn.isEmpty(), "no progress line drawn:\n" + loud);
-        assertTrue(drawn.contains(11), "the last size is drawn as 11/11:\n" + loud);
+        assertTrue(drawn.getLast() >= 11, "the last size is drawn as 11/11 or later:\n" + loud);
         assertClearedBeforeTable(loud, "Hockney");
         String quiet = onTerminal(dir, "pingpong-quiet", "pingpong", "-t", SIM, "-s", "1K..1M", "-n", "100", "--warmup", "10", "--quiet");
         assertFalse(quiet.contains("round trips at"), quiet);
@@ -70,16 +71,19 @@ class ProgressTest {
         // the line is drawn from the first second on: 4100 round trips of 2 MiB take ~1.3 s on an idle machine,
         // the sizes before them ~0.7 s (with 2000, a fast machine had begun 2 MiB before the first second)
         String out = onTerminal(dir, "mpi", "pingpong", "-t", "mpi:openmpi/ob1:vader", "-s", "0..2M", "-n", "4000");
-        assertTrue(steps(out, "pingpong mpi:openmpi/ob1:vader: round trips at \\d+ [KMi]*B", 23).contains(23), out);
+        assertTrue(steps(out, "pingpong mpi:openmpi/ob1:vader: round trips at \\d+ [KMi]*B", 23).getLast() >= 23, out);
         assertClearedBeforeTable(out, "Hockney");
     }
 
-    /** The k of every drawn step matching {@code what}, checking "k/total" (total -1: any). */
+    /**
+     * The k of every drawn step matching {@code what}, checking "k/total" against the announced
+     * total (-1: any); ping-pong's total grows by one for each size it measures again.
+     */
     private static List<Integer> steps(String out, String what, int total) {
         Matcher m = Pattern.compile("\r(?:" + what + ")  (?<k>\\d+)/(?<total>\\d+)  (\\d+ min )?\\d+ s elapsed  (~(\\d+ min )?\\d+ s left)?\033\\[K").matcher(out);
         List<Integer> ks = new ArrayList<>();
         while (m.find()) {
-            if (total >= 0) assertEquals(total, Integer.parseInt(m.group("total")), m.group());
+            if (total >= 0) assertTrue(Integer.parseInt(m.group("total")) >= total, m.group());
             ks.add(Integer.parseInt(m.group("k")));
         }
         return ks;
