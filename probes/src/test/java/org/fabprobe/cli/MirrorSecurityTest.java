@@ -42,10 +42,7 @@ class MirrorSecurityTest {
         Files.writeString(secretFile, Secret.generate().hex() + "\n");
         Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
         mirror = Spawned.start("mirror", "--listen", "127.0.0.1:0", "--secret-file", secretFile.toString());
-        assertTrue(mirror.awaitOutput("listening on", Duration.ofSeconds(60)), "mirror did not start: " + mirror.err());
-        Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(mirror.out());
-        assertTrue(m.find(), mirror.out());
-        port = Integer.parseInt(m.group(1));
+        port = Integer.parseInt(listeningPort(mirror));
     }
 
     @AfterAll
@@ -254,19 +251,15 @@ class MirrorSecurityTest {
     @Test
     void aMirrorKilledMidRunIsReportedByMeasure() throws Exception {
         try (Spawned doomed = Spawned.start("mirror", "--listen", "127.0.0.1:0", "--insecure")) {
-            assertTrue(doomed.awaitOutput("listening on", Duration.ofSeconds(60)), doomed.err());
-            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(doomed.out());
-            assertTrue(m.find());
+            String port = listeningPort(doomed);
             try (Spawned measure = Spawned.start("pingpong", "-t", "ofi:tcp", "-s", "8", "-n", "10000000",
-                    "--peer", "127.0.0.1:" + m.group(1), "--timeout", "2s")) {
-                long deadline = System.nanoTime() + 90_000_000_000L;
-                while (!doomed.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+                    "--peer", "127.0.0.1:" + port, "--timeout", "2s")) {
+                awaitTimedRounds(doomed);
                 assertTrue(doomed.err().contains("unauthenticated (no secret); session starts"), doomed.err());
-                Thread.sleep(2000); // into the timed rounds
                 doomed.process.destroyForcibly().waitFor();
                 CliRun run = measure.await(Duration.ofSeconds(60));
                 assertEquals(ExitCode.PEER_TIMEOUT, run.exitCode(), run.toString());
-                assertTrue(run.err().contains("the mirror at 127.0.0.1:" + m.group(1) + " went away"), run.err());
+                assertTrue(run.err().contains("the mirror at 127.0.0.1:" + port + " went away"), run.err());
             }
         }
     }
@@ -274,15 +267,11 @@ class MirrorSecurityTest {
     @Test
     void aMirrorStoppedBySigtermTellsMeasure() throws Exception {
         try (Spawned stopped = Spawned.start("mirror", "--listen", "127.0.0.1:0", "--insecure")) {
-            assertTrue(stopped.awaitOutput("listening on", Duration.ofSeconds(60)), stopped.err());
-            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(stopped.out());
-            assertTrue(m.find());
+            String port = listeningPort(stopped);
             // shared memory tells measure nothing when its peer goes: only the mirror's last word can
             try (Spawned measure = Spawned.start("pingpong", "-t", "ofi:shm", "-s", "8", "-n", "10000000",
-                    "--peer", "127.0.0.1:" + m.group(1), "--timeout", "10m")) {
-                long deadline = System.nanoTime() + 90_000_000_000L;
-                while (!stopped.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
-                Thread.sleep(2000); // into the timed rounds
+                    "--peer", "127.0.0.1:" + port, "--timeout", "10m")) {
+                awaitTimedRounds(stopped);
                 stopped.process.destroy(); // SIGTERM
                 stopped.process.waitFor();
                 CliRun run = measure.await(Duration.ofSeconds(120));
@@ -317,5 +306,20 @@ class MirrorSecurityTest {
             }
             return got.toString(StandardCharsets.ISO_8859_1);
         }
+    }
+
+    /** The port a mirror started with --listen 127.0.0.1:0 says it listens on. */
+    private static String listeningPort(Spawned mirror) throws Exception {
+        assertTrue(mirror.awaitOutput("listening on", Duration.ofSeconds(60)), "mirror did not start: " + mirror.err());
+        Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(mirror.out());
+        assertTrue(m.find(), mirror.out());
+        return m.group(1);
+    }
+
+    /** Waits until the mirror's session starts, then 2 s more: the pair is in its timed rounds. */
+    private static void awaitTimedRounds(Spawned mirror) throws InterruptedException {
+        long deadline = System.nanoTime() + 90_000_000_000L;
+        while (!mirror.err().contains("session starts") && System.nanoTime() < deadline) Thread.sleep(50);
+        Thread.sleep(2000);
     }
 }
