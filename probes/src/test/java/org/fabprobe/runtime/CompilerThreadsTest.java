@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The kernel's scheduling policy of the JIT compiler threads, read from /proc, in this JVM and in one started as the launchers start fabprobe. */
-class CompilerThreadsTest {
+public class CompilerThreadsTest {
     private static final int SCHED_OTHER = 0, SCHED_IDLE = 5;
 
     @Test
@@ -41,7 +41,7 @@ class CompilerThreadsTest {
      */
     @Test
     void theGuardRestoresStarvedCompilersForAWaitingThread() throws Exception {
-        String out = runChild(StarvedChild.class, 120, true);
+        String out = runChild(org.fabprobe.pattern.StarvedCompileChild.class, 120, true);
         if (out.contains("not restorable")) return; // an ordinary user: nothing is lowered, nothing to guard
         assertTrue(out.contains("restored true"), out);
         assertTrue(out.matches("(?s).*after \\[0(, 0)*\\].*"), out);
@@ -54,7 +54,12 @@ class CompilerThreadsTest {
     private static String runChild(Class<?> main, int seconds, boolean launchersFlag) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:CompileCommand=quiet"));
-        if (launchersFlag) command.add("-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false");
+        if (launchersFlag) {
+            // the launchers' compile command and directives: the guard's own methods compile in
+            // the background there, so it never waits on the compilers it is to restore
+            command.add("-XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false");
+            command.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-DisplayVMOutput", "-XX:CompilerDirectivesFile=" + shippedDirectives()));
+        }
         // every compiler thread exists before the lowering: one the JVM adds later would run at
         // normal priority, compile what the thread waits for, and the guard would have nothing to do
         command.add("-XX:-UseDynamicNumberOfCompilerThreads");
@@ -68,42 +73,13 @@ class CompilerThreadsTest {
         return out;
     }
 
-    /** Spinners on every CPU, then hot methods in a thread that compiles them itself. */
-    static final class StarvedChild {
-        static volatile boolean stop;
-        static long sink;
-
-        public static void main(String[] args) throws Exception {
-            if (!IdlePriority.restorable()) {
-                System.out.println("not restorable");
-                return;
-            }
-            java.util.List<Thread> spinners = new java.util.ArrayList<>();
-            for (int cpu : org.fabprobe.runtime.CpuAffinity.allowedCpus()) {
-                spinners.add(Thread.ofPlatform().daemon().start(() -> {
-                    try (var pinned = org.fabprobe.runtime.CpuAffinity.pinCurrentThread(cpu)) {
-                        while (!stop) Thread.onSpinWait();
-                    }
-                }));
-            }
-            boolean restored;
-            try (CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
-                long end = System.nanoTime() + 20_000_000_000L;
-                while (!lowered.starved() && System.nanoTime() < end) {
-                    for (int i = 0; i < 200_000; i++) sink += work(i);
-                }
-                restored = lowered.starved();
-            }
-            stop = true;
-            System.out.println("restored " + restored);
-            System.out.println("after " + policies());
+    /** scripts/jit-directives.json of this checkout, found upwards from the working directory. */
+    private static Path shippedDirectives() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path file = dir.resolve("scripts/jit-directives.json");
+            if (Files.isRegularFile(file)) return file;
         }
-
-        private static long work(int i) {
-            long x = i;
-            for (int k = 0; k < 8; k++) x = x * 31 + (x >>> 7) ^ k;
-            return x;
-        }
+        throw new IllegalStateException("scripts/jit-directives.json not found above " + Path.of("").toAbsolutePath());
     }
 
     /** Started without the launchers' flag: prints its compiler threads' policies before and while asked to lower them. */
@@ -132,7 +108,7 @@ class CompilerThreadsTest {
     }
 
     /** The policy (field 41 of /proc/self/task/TID/stat) of each compiler thread. */
-    static List<Integer> policies() throws IOException {
+    public static List<Integer> policies() throws IOException {
         List<Integer> policies = new ArrayList<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
