@@ -2,6 +2,7 @@ package org.fabprobe.api;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,7 +70,7 @@ public final class PingPongAnalysis {
         }
         return new PingPongResult(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
                 driftFlag(sizes, samples.sentinelNs(), resolutionNs),
-                disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured()));
+                disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured(), samples.halfRttNs()));
     }
 
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
@@ -125,11 +126,13 @@ public final class PingPongAnalysis {
     }
 
     /**
-     * The sizes during which a timing thread waited for a CPU long enough to move their median
-     * (or the emulator missed a deadline): a flag naming them and the wait, or null.
+     * The sizes whose last measurement was disturbed: a timing thread waited for a CPU long
+     * enough to move their median (or the emulator missed a deadline), or one round trip
+     * stalled ({@link PingPong#stalled}). A flag naming them, the wait and the stall, or null.
      */
-    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs, int[] remeasured) {
-        List<String> named = new ArrayList<>();
+    public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs, int[] remeasured,
+                                       double[][] halfRttNs) {
+        List<String> named = new ArrayList<>(), stalls = new ArrayList<>();
         double waitMs = 0;
         int attempts = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -137,12 +140,24 @@ public final class PingPongAnalysis {
             named.add(human(sizes[i]));
             waitMs += Math.max(cpuWaitMs[i], 0);
             attempts = Math.max(attempts, remeasured[i] + 1);
+            if (PingPong.stalled(halfRttNs[i])) {
+                stalls.add(String.format(Locale.ROOT, "%s %.0f ms", human(sizes[i]),
+                        2 * Arrays.stream(halfRttNs[i]).max().orElse(0) / 1e6));
+            }
         }
         if (named.isEmpty()) return null;
         String tries = attempts > 1 ? " the last of " + attempts + " times" : "";
-        return String.format(Locale.ROOT, "DISTURBED %s: the timing threads waited %.0f ms for a CPU while %s measured%s"
-                + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
-                String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", tries,
+        List<String> causes = new ArrayList<>();
+        if (stalls.size() < named.size() || waitMs >= 1) {
+            causes.add(String.format(Locale.ROOT, "the timing threads waited %.0f ms for a CPU (other work on these CPUs,"
+                    + " or measure and mirror sharing one)", waitMs));
+        }
+        if (!stalls.isEmpty()) {
+            causes.add("one round trip stalled (" + String.join(", ", stalls)
+                    + ": a link outage, a retransmission timeout or a stopped process)");
+        }
+        return String.format(Locale.ROOT, "DISTURBED %s: %s while %s measured%s; %s times may be inflated",
+                String.join(", ", named), String.join("; ", causes), named.size() == 1 ? "it was" : "they were", tries,
                 named.size() == 1 ? "its" : "their");
     }
 

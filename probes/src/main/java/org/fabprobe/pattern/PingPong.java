@@ -118,7 +118,8 @@ public final class PingPong {
      * @param cpuWaitMs  per size, how long the two timing threads waited for a CPU meanwhile
      *                   (schedstat's run delay, both sides summed; -1 where a kernel does not say)
      * @param disturbed  per size, whether its timing threads were preempted (or the emulator missed
-     *                   a deadline) often enough to move its median ({@link #disturbed}), in its last measurement
+     *                   a deadline) often enough to move its median ({@link #disturbed}), or one round
+     *                   trip stalled ({@link #stalled}), in its last measurement
      * @param remeasured per size, how many times it was measured again because it was disturbed
      *                   (at most {@link #MAX_REMEASURES}); the other fields hold its last measurement
      */
@@ -191,7 +192,7 @@ public final class PingPong {
                 Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
                         Disturbances.Reading.FIELDS), 0);
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
-                disturbed[i] = disturbed(mine, peer, warmup + repetitions);
+                disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]);
                 again = disturbed[i] && remeasured[i] < maxRemeasures;
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
                 if (again) remeasured[i]++;
@@ -212,6 +213,21 @@ public final class PingPong {
         long hits = mine.preemptions() + peer.preemptions() + mine.missedDeadlines() + peer.missedDeadlines();
         return hits > Math.max(5, MAX_HIT_SHARE * roundTrips);
     }
+
+    /**
+     * A stall no preemption count shows: a link that went down, a retransmission timeout, a
+     * process stopped. One round trip longer than {@link #STALL_MIN_NS} and {@link #STALL_RATIO}
+     * times the median; no scheduler time slice or blocking compilation lasts that long on a
+     * host that is merely busy.
+     */
+    public static boolean stalled(double[] halfRttNs) {
+        double[] sorted = halfRttNs.clone();
+        Arrays.sort(sorted);
+        double median = sorted[sorted.length / 2], max = sorted[sorted.length - 1];
+        return max > Math.max(STALL_MIN_NS, STALL_RATIO * median);
+    }
+
+    static final double STALL_MIN_NS = 50e6, STALL_RATIO = 20;
 
     /** Share of a size's round trips that may be preempted before its median counts as disturbed. */
     static final double MAX_HIT_SHARE = 0.05;

@@ -21,6 +21,7 @@ public final class CountingTransport implements Transport {
     private final Map<Long, Long> sends = new TreeMap<>(), recvs = new TreeMap<>();
     private long recvsPosted, sendsPosted;
     private long stopAfterSends = Long.MAX_VALUE;
+    private long stallSize = -1, stallAtSend, stallMs;
 
     CountingTransport(Transport t) {
         this.t = t;
@@ -29,6 +30,13 @@ public final class CountingTransport implements Transport {
     /** The next send after {@code sends} in all throws {@link Stopped}. */
     public void stopAfterSends(long sends) {
         stopAfterSends = sends;
+    }
+
+    /** Send number {@code atSend} (counted from 1) of {@code bytes} bytes first waits {@code ms}: a link that stalls once. */
+    public void stallOnce(long bytes, long atSend, long ms) {
+        stallSize = bytes;
+        stallAtSend = atSend;
+        stallMs = ms;
     }
 
     /** Sends posted, by size. */
@@ -59,6 +67,13 @@ public final class CountingTransport implements Transport {
     @Override
     public void postSend(long bytes) {
         if (sendsPosted >= stopAfterSends) throw new Stopped();
+        if (bytes == stallSize && sends.getOrDefault(bytes, 0L) + 1 == stallAtSend) {
+            try {
+                Thread.sleep(stallMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         t.postSend(bytes);
         sends.merge(bytes, 1L, Long::sum);
         sendsPosted++;

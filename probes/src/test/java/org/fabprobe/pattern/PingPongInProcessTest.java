@@ -82,6 +82,39 @@ class PingPongInProcessTest {
         assertEquals(REPETITIONS, samples.halfRttNs()[0].length, "the last measurement's samples");
     }
 
+    /** A round trip that stalls (a link down for a moment) is no preemption, yet its size is measured again. */
+    @Test
+    @Timeout(60)
+    void aStalledRoundTripMakesItsSizeMeasuredAgain() throws Exception {
+        long[] sizes = {8, 64};
+        PingPong pingPong = new PingPong(sizes, WARMUP, REPETITIONS, PingPong.Calls.NONBLOCKING);
+        try (InProcess io = new InProcess(4096, DEPTH, InProcess.PATIENT)) {
+            io.mirror.stallOnce(64, WARMUP + REPETITIONS / 2, 120);
+            PingPong.Samples samples = io.run(pingPong::measure, pingPong::mirror);
+            assertTrue(samples.remeasured()[1] >= 1, "the stalled size was not measured again");
+            double[] slowest = {0};
+            for (double[] attempt : samples.halfRttNs()) for (double ns : attempt) slowest[0] = Math.max(slowest[0], ns);
+            // the kept (last) measurement is another attempt: the stall is gone from it
+            assertTrue(slowest[0] < 60e6 / 2 || samples.disturbed()[1], "a kept sample still holds the stall: " + slowest[0]);
+            assertEverythingCompleted(io);
+        }
+    }
+
+    @Test
+    void aStallIsALongRoundTripNotASlowOne() {
+        double[] steady = new double[1000];
+        java.util.Arrays.fill(steady, 10_000);
+        assertFalse(PingPong.stalled(steady));
+        steady[500] = 30e6; // 30 ms: a scheduler's slice or a compile on a busy host, not a stall
+        assertFalse(PingPong.stalled(steady));
+        steady[500] = 1.5e9;
+        assertTrue(PingPong.stalled(steady));
+        double[] slow = new double[1000];
+        java.util.Arrays.fill(slow, 100e6); // 100 ms every time: a large message, steady
+        slow[3] = 300e6;
+        assertFalse(PingPong.stalled(slow));
+    }
+
     @Test
     @Timeout(30)
     void aMirrorThatStopsMakesTheMeasureSideTimeOut() throws Exception {
