@@ -6,5 +6,6 @@
 #include <rdma/fi_cm.h>
 #include <rdma/fi_tagged.h>
 #include <rdma/fi_rma.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_eq.h>

@@ -7,6 +7,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import org.fabprobe.bindings.libfabric.gen.LibFabric;
 import org.fabprobe.bindings.libfabric.gen.fi_ops;
+import org.fabprobe.bindings.libfabric.gen.fi_ops_atomic;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_av;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_cm;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_cq;
@@ -14,6 +15,7 @@ import org.fabprobe.bindings.libfabric.gen.fi_ops_domain;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_fabric;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_mr;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_msg;
+import org.fabprobe.bindings.libfabric.gen.fi_ops_rma;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_tagged;
 import org.fabprobe.bindings.libfabric.gen.fid;
 import org.fabprobe.bindings.libfabric.gen.fid_av;
@@ -202,6 +204,101 @@ public final class Fi {
 
     static MemorySegment msgOps(MemorySegment ep) {
         return opsTable(ep, fid_ep.layout(), fid_ep.msg$offset(), fi_ops_msg.layout());
+    }
+
+    // ---- RMA (rdma/fi_rma.h): ep->rma->* ------------------------------------------------
+
+    static MemorySegment rmaOps(MemorySegment ep) {
+        return opsTable(ep, fid_ep.layout(), fid_ep.rma$offset(), fi_ops_rma.layout());
+    }
+
+    /** fi_read(ep, buf, len, desc, src_addr, addr, key, context): remote (addr, key) into buf. */
+    public static long read(MemorySegment ep, MemorySegment buf, long len, MemorySegment desc, long src, long addr,
+                            long key, MemorySegment context) {
+        MemorySegment r = rmaOps(ep);
+        return fi_ops_rma.read.invoke(fi_ops_rma.read(r), ep, buf, len, desc, src, addr, key, context);
+    }
+
+    /** fi_write(ep, buf, len, desc, dest_addr, addr, key, context): buf to remote (addr, key). */
+    public static long write(MemorySegment ep, MemorySegment buf, long len, MemorySegment desc, long dest, long addr,
+                             long key, MemorySegment context) {
+        MemorySegment r = rmaOps(ep);
+        return fi_ops_rma.write.invoke(fi_ops_rma.write(r), ep, buf, len, desc, dest, addr, key, context);
+    }
+
+    /** fi_inject_write(ep, buf, len, dest_addr, addr, key): no completion, buf reusable at return. */
+    public static long injectWrite(MemorySegment ep, MemorySegment buf, long len, long dest, long addr, long key) {
+        MemorySegment r = rmaOps(ep);
+        return fi_ops_rma.inject.invoke(fi_ops_rma.inject(r), ep, buf, len, dest, addr, key);
+    }
+
+    /** fi_writedata(ep, buf, len, desc, data, dest_addr, addr, key, context): a write with remote CQ data. */
+    public static long writedata(MemorySegment ep, MemorySegment buf, long len, MemorySegment desc, long data, long dest,
+                                 long addr, long key, MemorySegment context) {
+        MemorySegment r = rmaOps(ep);
+        return fi_ops_rma.writedata.invoke(fi_ops_rma.writedata(r), ep, buf, len, desc, data, dest, addr, key, context);
+    }
+
+    // ---- atomics (rdma/fi_atomic.h): ep->atomic->*; datatype is an enum fi_datatype (FI_UINT64, ...),
+    // ---- op an enum fi_op (FI_SUM, FI_CSWAP, FI_ATOMIC_READ, ...); count is in elements, not bytes
+
+    static MemorySegment atomicOps(MemorySegment ep) {
+        return opsTable(ep, fid_ep.layout(), fid_ep.atomic$offset(), fi_ops_atomic.layout());
+    }
+
+    /** fi_atomic(ep, buf, count, desc, dest_addr, addr, key, datatype, op, context). */
+    public static long atomic(MemorySegment ep, MemorySegment buf, long count, MemorySegment desc, long dest, long addr,
+                              long key, int datatype, int op, MemorySegment context) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.write.invoke(fi_ops_atomic.write(a), ep, buf, count, desc, dest, addr, key, datatype, op,
+                context);
+    }
+
+    /** fi_inject_atomic(ep, buf, count, dest_addr, addr, key, datatype, op). */
+    public static long injectAtomic(MemorySegment ep, MemorySegment buf, long count, long dest, long addr, long key,
+                                    int datatype, int op) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.inject.invoke(fi_ops_atomic.inject(a), ep, buf, count, dest, addr, key, datatype, op);
+    }
+
+    /** fi_fetch_atomic(ep, buf, count, desc, result, result_desc, dest_addr, addr, key, datatype, op, context). */
+    public static long fetchAtomic(MemorySegment ep, MemorySegment buf, long count, MemorySegment desc,
+                                   MemorySegment result, MemorySegment resultDesc, long dest, long addr, long key,
+                                   int datatype, int op, MemorySegment context) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.readwrite.invoke(fi_ops_atomic.readwrite(a), ep, buf, count, desc, result, resultDesc,
+                dest, addr, key, datatype, op, context);
+    }
+
+    /**
+     * fi_compare_atomic(ep, buf, count, desc, compare, compare_desc, result, result_desc, dest_addr, addr, key,
+     * datatype, op, context).
+     */
+    public static long compareAtomic(MemorySegment ep, MemorySegment buf, long count, MemorySegment desc,
+                                     MemorySegment compare, MemorySegment compareDesc, MemorySegment result,
+                                     MemorySegment resultDesc, long dest, long addr, long key, int datatype, int op,
+                                     MemorySegment context) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.compwrite.invoke(fi_ops_atomic.compwrite(a), ep, buf, count, desc, compare, compareDesc,
+                result, resultDesc, dest, addr, key, datatype, op, context);
+    }
+
+    /** fi_atomicvalid(ep, datatype, op, &count): 0 and the largest count if the provider supports it. */
+    public static int atomicValid(MemorySegment ep, int datatype, int op, MemorySegment countOut) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.writevalid.invoke(fi_ops_atomic.writevalid(a), ep, datatype, op, countOut);
+    }
+
+    /** fi_fetch_atomicvalid(ep, datatype, op, &count). */
+    public static int fetchAtomicValid(MemorySegment ep, int datatype, int op, MemorySegment countOut) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.readwritevalid.invoke(fi_ops_atomic.readwritevalid(a), ep, datatype, op, countOut);
+    }
+
+    /** fi_compare_atomicvalid(ep, datatype, op, &count). */
+    public static int compareAtomicValid(MemorySegment ep, int datatype, int op, MemorySegment countOut) {
+        MemorySegment a = atomicOps(ep);
+        return fi_ops_atomic.compwritevalid.invoke(fi_ops_atomic.compwritevalid(a), ep, datatype, op, countOut);
     }
 
     // ---- completion queue --------------------------------------------------------------

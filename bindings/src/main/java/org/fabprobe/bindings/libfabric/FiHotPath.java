@@ -1,5 +1,6 @@
 package org.fabprobe.bindings.libfabric;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.FunctionDescriptor;
@@ -7,7 +8,9 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import org.fabprobe.bindings.Downcalls;
+import org.fabprobe.bindings.libfabric.gen.fi_ops_atomic;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_cq;
+import org.fabprobe.bindings.libfabric.gen.fi_ops_rma;
 import org.fabprobe.bindings.libfabric.gen.fi_ops_tagged;
 
 /**
@@ -36,6 +39,13 @@ public final class FiHotPath {
             JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
     private static final MethodHandle TINJECT = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    // fi_write / fi_read: (ep, buf, len, desc, peer, addr, key, context)
+    private static final MethodHandle RMA = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    // fi_fetch_atomic: (ep, buf, count, desc, result, result_desc, dest, addr, key, datatype, op, context)
+    private static final MethodHandle FETCH_ATOMIC = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_INT, JAVA_INT, JAVA_LONG), CRITICAL);
     private static final MethodHandle CQ_READ = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
 
@@ -45,6 +55,36 @@ public final class FiHotPath {
             MemorySegment tagged = Fi.taggedOps(ep);
             return new Functions(fi_ops_tagged.send(tagged), fi_ops_tagged.recv(tagged),
                     fi_ops_tagged.inject(tagged), fi_ops_cq.read(Fi.cqOps(cq)));
+        }
+    }
+
+    /** The one-sided function pointers of one endpoint: fi_write, fi_read, fi_fetch_atomic. */
+    public record RmaFunctions(MemorySegment write, MemorySegment read, MemorySegment fetchAtomic) {
+        public static RmaFunctions of(MemorySegment ep) {
+            MemorySegment rma = Fi.rmaOps(ep);
+            return new RmaFunctions(fi_ops_rma.write(rma), fi_ops_rma.read(rma),
+                    fi_ops_atomic.readwrite(Fi.atomicOps(ep)));
+        }
+    }
+
+    /** fi_write(ep, buf, len, desc, dest_addr, addr, key, context), or fi_read with {@link RmaFunctions#read}. */
+    public static long rma(MemorySegment fn, long ep, long buf, long len, long desc, long peer, long addr, long key,
+                           long context) {
+        try {
+            return (long) RMA.invokeExact(fn, ep, buf, len, desc, peer, addr, key, context);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** fi_fetch_atomic(ep, buf, count, desc, result, result_desc, dest_addr, addr, key, datatype, op, context). */
+    public static long fetchAtomic(MemorySegment fn, long ep, long buf, long count, long desc, long result,
+                                   long resultDesc, long dest, long addr, long key, int datatype, int op, long context) {
+        try {
+            return (long) FETCH_ATOMIC.invokeExact(fn, ep, buf, count, desc, result, resultDesc, dest, addr, key,
+                    datatype, op, context);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
         }
     }
 

@@ -58,7 +58,7 @@ public final class Mpi {
      */
     private record Abi(SymbolLookup library, ValueLayout handle, long commWorld, long byteType, long doubleType,
                        long opSum, long opMax, long errorsReturn, long statusIgnore,
-                       int threadSingle, int maxVersionChars, int maxErrorChars) {
+                       int threadSingle, int maxVersionChars, int maxErrorChars, OneSidedAbi oneSided) {
         static Abi of(Implementation implementation) {
             SymbolLookup lib = SymbolLookup.libraryLookup(implementation.library, Arena.global());
             return switch (implementation) {
@@ -66,10 +66,17 @@ public final class Mpi {
                 case OPENMPI -> new Abi(lib, JAVA_LONG, global(lib, "ompi_mpi_comm_world"), global(lib, "ompi_mpi_byte"),
                         global(lib, "ompi_mpi_double"), global(lib, "ompi_mpi_op_sum"), global(lib, "ompi_mpi_op_max"),
                         global(lib, "ompi_mpi_errors_return"), 0L, OpenMpiH.MPI_THREAD_SINGLE(),
-                        OpenMpiH.MPI_MAX_LIBRARY_VERSION_STRING(), OpenMpiH.MPI_MAX_ERROR_STRING());
+                        OpenMpiH.MPI_MAX_LIBRARY_VERSION_STRING(), OpenMpiH.MPI_MAX_ERROR_STRING(),
+                        new OneSidedAbi(global(lib, "ompi_mpi_win_null"), global(lib, "ompi_mpi_info_null"),
+                                global(lib, "ompi_mpi_int64_t"), global(lib, "ompi_mpi_op_no_op"),
+                                global(lib, "ompi_mpi_op_replace"), OpenMpiH.MPI_MODE_NOCHECK(),
+                                OpenMpiH.MPI_LOCK_SHARED(), OpenMpiH.MPI_LOCK_EXCLUSIVE()));
                 case MPICH -> new Abi(lib, JAVA_INT, MpichH.MPI_COMM_WORLD(), MpichH.MPI_BYTE(), MpichH.MPI_DOUBLE(),
                         MpichH.MPI_SUM(), MpichH.MPI_MAX(), MpichH.MPI_ERRORS_RETURN(), MpichH.MPI_STATUS_IGNORE().address(),
-                        MpichH.MPI_THREAD_SINGLE(), MpichH.MPI_MAX_LIBRARY_VERSION_STRING(), MpichH.MPI_MAX_ERROR_STRING());
+                        MpichH.MPI_THREAD_SINGLE(), MpichH.MPI_MAX_LIBRARY_VERSION_STRING(), MpichH.MPI_MAX_ERROR_STRING(),
+                        new OneSidedAbi(MpichH.MPI_WIN_NULL(), MpichH.MPI_INFO_NULL(), MpichH.MPI_INT64_T(),
+                                MpichH.MPI_NO_OP(), MpichH.MPI_REPLACE(), MpichH.MPI_MODE_NOCHECK(),
+                                MpichH.MPI_LOCK_SHARED(), MpichH.MPI_LOCK_EXCLUSIVE()));
             };
         }
 
@@ -78,6 +85,20 @@ public final class Mpi {
                     + Implementation.OPENMPI.library + ": not Open MPI 4.x?")).address();
         }
     }
+
+    /**
+     * The handles and constants of one-sided communication, per ABI as above: MPI_WIN_NULL,
+     * MPI_INFO_NULL, MPI_INT64_T (the atomics' element type), MPI_NO_OP and MPI_REPLACE (with
+     * Abi's MPI_SUM, the ops of MPI_Fetch_and_op), MPI_MODE_NOCHECK and the lock types.
+     */
+    private record OneSidedAbi(long winNull, long infoNull, long int64Type, long opNoOp, long opReplace,
+                               int modeNocheck, int lockShared, int lockExclusive) {}
+
+    /** The op of {@link #fetchAndOp}: MPI_SUM (fetch-and-add), MPI_NO_OP (atomic read), MPI_REPLACE (swap). */
+    public enum AtomicOp { SUM, NO_OP, REPLACE }
+
+    /** A window from {@link #winAllocate}: its handle (as every handle here, a long) and its local memory. */
+    public record Window(long handle, MemorySegment base) {}
 
     /** Bytes of one request slot (Open MPI: a pointer, MPICH: an int in the low half). */
     public static final long REQUEST_BYTES = 8;
@@ -103,6 +124,26 @@ public final class Mpi {
         static final MethodHandle TEST = critical("MPI_Test", JAVA_LONG, JAVA_LONG, JAVA_LONG);
         static final MethodHandle SEND_NOW = critical("MPI_Send", JAVA_LONG, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE);
         static final MethodHandle RECV_NOW = critical("MPI_Recv", JAVA_LONG, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, JAVA_LONG);
+
+        // one-sided, on raw addresses too: MPI_Aint (target displacement, window size) is a long in both ABIs
+        static final long WIN_NULL = ABI.oneSided().winNull(), INFO_NULL = ABI.oneSided().infoNull(),
+                INT64 = ABI.oneSided().int64Type();
+        static final MethodHandle PUT = critical("MPI_Put",
+                JAVA_LONG, JAVA_INT, HANDLE, JAVA_INT, JAVA_LONG, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle GET = critical("MPI_Get",
+                JAVA_LONG, JAVA_INT, HANDLE, JAVA_INT, JAVA_LONG, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle FETCH_AND_OP = critical("MPI_Fetch_and_op",
+                JAVA_LONG, JAVA_LONG, HANDLE, JAVA_INT, JAVA_LONG, HANDLE, HANDLE);
+        static final MethodHandle COMPARE_AND_SWAP = critical("MPI_Compare_and_swap",
+                JAVA_LONG, JAVA_LONG, JAVA_LONG, HANDLE, JAVA_INT, JAVA_LONG, HANDLE);
+        static final MethodHandle WIN_FLUSH = critical("MPI_Win_flush", JAVA_INT, HANDLE);
+        static final MethodHandle WIN_FLUSH_LOCAL = critical("MPI_Win_flush_local", JAVA_INT, HANDLE);
+        static final MethodHandle WIN_ALLOCATE = call("MPI_Win_allocate",
+                JAVA_INT, JAVA_LONG, JAVA_INT, HANDLE, HANDLE, ADDRESS, ADDRESS);
+        static final MethodHandle WIN_SET_ERRHANDLER = call("MPI_Win_set_errhandler", JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle WIN_FREE = call("MPI_Win_free", JAVA_INT, ADDRESS);
+        static final MethodHandle WIN_LOCK_ALL = call("MPI_Win_lock_all", JAVA_INT, JAVA_INT, HANDLE);
+        static final MethodHandle WIN_UNLOCK_ALL = call("MPI_Win_unlock_all", JAVA_INT, HANDLE);
 
         static final MethodHandle INIT_THREAD = call("MPI_Init_thread", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle SET_ERRHANDLER = call("MPI_Comm_set_errhandler", JAVA_INT, HANDLE, HANDLE);
@@ -457,6 +498,145 @@ public final class Mpi {
         } catch (Throwable t) {
             throw Downcalls.rethrow(t);
         }
+    }
+
+    // --- one-sided: a window over MPI_COMM_WORLD, passive target (lock_all / flush) --------
+
+    /**
+     * MPI_Win_allocate of {@code bytes} (displacement unit 1, MPI_INFO_NULL) over MPI_COMM_WORLD;
+     * collective. The window's memory is MPI's, valid until {@link #winFree}. MPI_ERRORS_RETURN
+     * is set on the window too (a window does not inherit MPI_COMM_WORLD's error handler).
+     */
+    public Window winAllocate(long bytes) {
+        MemorySegment base = arena.allocate(ADDRESS);
+        MemorySegment win = arena.allocate(JAVA_LONG); // an 8-byte slot: a pointer, or an int in the low half
+        try {
+            check((int) Calls.WIN_ALLOCATE.invokeExact(bytes, 1, Calls.INFO_NULL, Calls.COMM_WORLD, base, win),
+                    "MPI_Win_allocate");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        long handle = Calls.ABI.handle() == JAVA_INT ? win.get(JAVA_INT, 0) : win.get(JAVA_LONG, 0);
+        try {
+            check((int) Calls.WIN_SET_ERRHANDLER.invokeExact(handle, Calls.ABI.errorsReturn()), "MPI_Win_set_errhandler");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        return new Window(handle, base.get(ADDRESS, 0).reinterpret(bytes));
+    }
+
+    /** MPI_Win_free (collective); the window's memory goes with it. */
+    public void winFree(Window window) {
+        MemorySegment win = arena.allocate(JAVA_LONG);
+        if (Calls.ABI.handle() == JAVA_INT) win.set(JAVA_INT, 0, (int) window.handle());
+        else win.set(JAVA_LONG, 0, window.handle());
+        try {
+            check((int) Calls.WIN_FREE.invokeExact(win), "MPI_Win_free");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** MPI_WIN_NULL of this ABI, as a long. */
+    public long winNull() {
+        return Calls.WIN_NULL;
+    }
+
+    /** MPI_Win_lock_all(MPI_MODE_NOCHECK if {@code noCheck}, win): a passive-target epoch on every rank. */
+    public void lockAll(Window window, boolean noCheck) {
+        try {
+            check((int) Calls.WIN_LOCK_ALL.invokeExact(noCheck ? Calls.ABI.oneSided().modeNocheck() : 0,
+                    window.handle()), "MPI_Win_lock_all");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    public void unlockAll(Window window) {
+        try {
+            check((int) Calls.WIN_UNLOCK_ALL.invokeExact(window.handle()), "MPI_Win_unlock_all");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** MPI_Put of {@code bytes} MPI_BYTEs at {@code origin} to {@code target}'s window at byte {@code displacement}. */
+    public void put(long origin, int bytes, int target, long displacement, Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.PUT.invokeExact(origin, bytes, Calls.BYTE, target, displacement, bytes, Calls.BYTE,
+                    window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Put");
+    }
+
+    /** MPI_Get of {@code bytes} MPI_BYTEs from {@code target}'s window at byte {@code displacement} into {@code origin}. */
+    public void get(long origin, int bytes, int target, long displacement, Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.GET.invokeExact(origin, bytes, Calls.BYTE, target, displacement, bytes, Calls.BYTE,
+                    window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Get");
+    }
+
+    /** MPI_Fetch_and_op on one MPI_INT64_T: {@code result} gets the old value, {@code origin} is the operand. */
+    public void fetchAndOp(long origin, long result, int target, long displacement, AtomicOp op, Window window) {
+        long mpiOp = switch (op) {
+            case SUM -> Calls.SUM;
+            case NO_OP -> Calls.ABI.oneSided().opNoOp();
+            case REPLACE -> Calls.ABI.oneSided().opReplace();
+        };
+        int rc;
+        try {
+            rc = (int) Calls.FETCH_AND_OP.invokeExact(origin, result, Calls.INT64, target, displacement, mpiOp,
+                    window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Fetch_and_op");
+    }
+
+    /**
+     * MPI_Compare_and_swap on one MPI_INT64_T: {@code result} gets the old value. Open MPI 4.1's
+     * osc/rdma over btl/vader crashes in it (SIGSEGV in mca_btl_vader_send, a C program alike);
+     * osc ucx or pt2pt, or btl self,tcp, do not.
+     */
+    public void compareAndSwap(long origin, long compare, long result, int target, long displacement, Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.COMPARE_AND_SWAP.invokeExact(origin, compare, result, Calls.INT64, target, displacement,
+                    window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Compare_and_swap");
+    }
+
+    /** MPI_Win_flush(target, win): the operations to {@code target} are complete there. */
+    public void flush(int target, Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.WIN_FLUSH.invokeExact(target, window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Win_flush");
+    }
+
+    /** MPI_Win_flush_local(target, win): the origin buffers of the operations to {@code target} are reusable. */
+    public void flushLocal(int target, Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.WIN_FLUSH_LOCAL.invokeExact(target, window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Win_flush_local");
     }
 
     public String errorString(int code) {

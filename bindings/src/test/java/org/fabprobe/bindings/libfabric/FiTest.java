@@ -11,7 +11,9 @@ import java.lang.foreign.MemorySegment;
 import org.fabprobe.bindings.libfabric.gen.fi_av_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_cq_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_cq_err_entry;
+import org.fabprobe.bindings.libfabric.gen.fi_domain_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_ep_attr;
+import org.fabprobe.bindings.libfabric.gen.fi_fabric_attr;
 import org.fabprobe.bindings.libfabric.gen.fi_info;
 import org.junit.jupiter.api.Test;
 
@@ -147,6 +149,121 @@ class FiTest {
             assertTrue(sawError, "truncated receive must produce an error completion");
 
             for (MemorySegment fid : new MemorySegment[] {ep, sendMr, recvMr, av, cq, domain, fabric}) {
+                assertEquals(0, Fi.close(fid));
+            }
+            fi_freeinfo(info);
+        }
+    }
+
+    @Test
+    void rmaWriteReadAndAtomicsToSelfOnShm() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment hints = Fi.allocinfo();
+            fi_info.caps(hints, FI_RMA() | FI_ATOMIC() | FI_READ() | FI_WRITE() | FI_REMOTE_READ() | FI_REMOTE_WRITE());
+            fi_info.mode(hints, FI_CONTEXT());
+            fi_ep_attr.type(fi_info.ep_attr(hints).reinterpret(fi_ep_attr.layout().byteSize()), FI_EP_RDM());
+            MemorySegment domainHints = fi_info.domain_attr(hints).reinterpret(fi_domain_attr.layout().byteSize());
+            fi_domain_attr.mr_mode(domainHints, FI_MR_VIRT_ADDR() | FI_MR_ALLOCATED() | FI_MR_PROV_KEY() | FI_MR_LOCAL());
+            MemorySegment out = arena.allocate(ADDRESS);
+            int rc = fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, out);
+            fi_freeinfo(hints);
+            assertEquals(0, rc, () -> "fi_getinfo(FI_RMA | FI_ATOMIC): " + Fi.strerror(rc));
+            MemorySegment info = out.get(ADDRESS, 0).reinterpret(fi_info.layout().byteSize());
+            MemorySegment shm = null;
+            for (MemorySegment i = info; !i.equals(MemorySegment.NULL);
+                 i = fi_info.next(i.reinterpret(fi_info.layout().byteSize()))) {
+                MemorySegment fa = fi_info.fabric_attr(i.reinterpret(fi_info.layout().byteSize()))
+                        .reinterpret(fi_fabric_attr.layout().byteSize());
+                if (fi_fabric_attr.prov_name(fa).reinterpret(64).getString(0).equals("shm")) {
+                    shm = i.reinterpret(fi_info.layout().byteSize());
+                    break;
+                }
+            }
+            assertNotNull(shm, "shm offers no FI_RMA | FI_ATOMIC endpoint");
+            int mrMode = fi_domain_attr.mr_mode(fi_info.domain_attr(shm).reinterpret(fi_domain_attr.layout().byteSize()));
+
+            check(fi_fabric(fi_info.fabric_attr(shm), out, MemorySegment.NULL));
+            MemorySegment fabric = out.get(ADDRESS, 0);
+            check(Fi.domain(fabric, shm, out, MemorySegment.NULL));
+            MemorySegment domain = out.get(ADDRESS, 0);
+            MemorySegment cqAttr = arena.allocate(fi_cq_attr.layout());
+            fi_cq_attr.format(cqAttr, FI_CQ_FORMAT_CONTEXT());
+            fi_cq_attr.size(cqAttr, 16);
+            check(Fi.cqOpen(domain, cqAttr, out, MemorySegment.NULL));
+            MemorySegment cq = out.get(ADDRESS, 0);
+            MemorySegment avAttr = arena.allocate(fi_av_attr.layout());
+            fi_av_attr.type(avAttr, FI_AV_TABLE());
+            check(Fi.avOpen(domain, avAttr, out, MemorySegment.NULL));
+            MemorySegment av = out.get(ADDRESS, 0);
+            check(Fi.endpoint(domain, shm, out, MemorySegment.NULL));
+            MemorySegment ep = out.get(ADDRESS, 0);
+            check(Fi.bind(ep, cq, FI_TRANSMIT() | FI_RECV()));
+            check(Fi.bind(ep, av, 0));
+            check(Fi.enable(ep));
+
+            MemorySegment len = arena.allocate(JAVA_LONG);
+            len.set(JAVA_LONG, 0, 256);
+            MemorySegment name = arena.allocate(256);
+            check(Fi.getname(ep, name, len));
+            MemorySegment self = arena.allocate(JAVA_LONG);
+            assertEquals(1, Fi.avInsert(av, name, 1, self, 0, MemorySegment.NULL));
+            long selfAddr = self.get(JAVA_LONG, 0);
+
+            // the target buffer, registered for remote access; the local one for local access
+            MemorySegment target = arena.allocate(4096, 4096);
+            MemorySegment local = arena.allocate(4096, 4096);
+            check(Fi.mrReg(domain, target, 4096, FI_REMOTE_READ() | FI_REMOTE_WRITE(), 0, 11, 0, out, MemorySegment.NULL));
+            MemorySegment targetMr = out.get(ADDRESS, 0);
+            check(Fi.mrReg(domain, local, 4096, FI_READ() | FI_WRITE(), 0, 12, 0, out, MemorySegment.NULL));
+            MemorySegment localMr = out.get(ADDRESS, 0);
+            // FI_MR_VIRT_ADDR: the target is addressed by its virtual address, else by offset
+            long base = (mrMode & FI_MR_VIRT_ADDR()) != 0 ? target.address() : 0;
+            long key = Fi.mrKey(targetMr);
+            MemorySegment desc = Fi.mrDesc(localMr);
+            MemorySegment contexts = arena.allocate(64 * 4, 64);
+            MemorySegment entries = arena.allocate(JAVA_LONG, 8);
+
+            // fi_write, then fi_read back through the hot-path handles
+            for (int i = 0; i < 128; i++) local.set(JAVA_BYTE, i, (byte) (i * 3));
+            post(cq, () -> Fi.write(ep, local, 128, desc, selfAddr, base + 256, key, contexts.asSlice(0, 64)));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(local.asSlice(0, 128).asByteBuffer(), target.asSlice(256, 128).asByteBuffer());
+            FiHotPath.RmaFunctions fn = FiHotPath.RmaFunctions.of(ep);
+            post(cq, () -> FiHotPath.rma(fn.read(), ep.address(), local.address() + 1024, 128, desc.address(), selfAddr,
+                    base + 256, key, contexts.address() + 64));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(target.asSlice(256, 128).asByteBuffer(), local.asSlice(1024, 128).asByteBuffer());
+
+            // 64-bit atomics: FI_SUM, fetch FI_SUM (old value in result), compare-and-swap
+            MemorySegment count = arena.allocate(JAVA_LONG);
+            check(Fi.atomicValid(ep, FI_UINT64(), FI_SUM(), count));
+            assertTrue(count.get(JAVA_LONG, 0) >= 1);
+            check(Fi.fetchAtomicValid(ep, FI_UINT64(), FI_SUM(), count));
+            check(Fi.compareAtomicValid(ep, FI_UINT64(), FI_CSWAP(), count));
+            target.set(JAVA_LONG, 0, 40);
+            MemorySegment operand = local.asSlice(2048, 8), result = local.asSlice(2056, 8), compare = local.asSlice(2064, 8);
+            operand.set(JAVA_LONG, 0, 1);
+            post(cq, () -> Fi.atomic(ep, operand, 1, desc, selfAddr, base, key, FI_UINT64(), FI_SUM(), contexts.asSlice(0, 64)));
+            assertEquals(1, drain(cq, entries, 1));
+            post(cq, () -> Fi.fetchAtomic(ep, operand, 1, desc, result, desc, selfAddr, base, key, FI_UINT64(), FI_SUM(),
+                    contexts.asSlice(64, 64)));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(41, result.get(JAVA_LONG, 0));
+            assertEquals(42, target.get(JAVA_LONG, 0));
+            operand.set(JAVA_LONG, 0, 7);
+            compare.set(JAVA_LONG, 0, 42);
+            post(cq, () -> Fi.compareAtomic(ep, operand, 1, desc, compare, desc, result, desc, selfAddr, base, key,
+                    FI_UINT64(), FI_CSWAP(), contexts.asSlice(128, 64)));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(42, result.get(JAVA_LONG, 0));
+            assertEquals(7, target.get(JAVA_LONG, 0));
+            post(cq, () -> FiHotPath.fetchAtomic(fn.fetchAtomic(), ep.address(), operand.address(), 1, desc.address(),
+                    result.address(), desc.address(), selfAddr, base, key, FI_UINT64(), FI_ATOMIC_READ(),
+                    contexts.address() + 192));
+            assertEquals(1, drain(cq, entries, 1));
+            assertEquals(7, result.get(JAVA_LONG, 0), "FI_ATOMIC_READ through the hot path");
+
+            for (MemorySegment fid : new MemorySegment[] {ep, targetMr, localMr, av, cq, domain, fabric}) {
                 assertEquals(0, Fi.close(fid));
             }
             fi_freeinfo(info);

@@ -4369,5 +4369,23 @@ public class LibFabric {
     public static long FI_REG_MR() {
         return FI_REG_MR;
     }
+    private static final long FI_FETCH_ATOMIC = 288230376151711744L;
+    /**
+     * {@snippet lang=c :
+     * #define FI_FETCH_ATOMIC 288230376151711744
+     * }
+     */
+    public static long FI_FETCH_ATOMIC() {
+        return FI_FETCH_ATOMIC;
+    }
+    private static final long FI_COMPARE_ATOMIC = 576460752303423488L;
+    /**
+     * {@snippet lang=c :
+     * #define FI_COMPARE_ATOMIC 576460752303423488
+     * }
+     */
+    public static long FI_COMPARE_ATOMIC() {
+        return FI_COMPARE_ATOMIC;
+    }
 }
 

@@ -571,6 +571,12 @@ public class Ucx {
     }
     /**
      * {@snippet lang=c :
+     * typedef struct ucp_rkey *ucp_rkey_h
+     * }
+     */
+    public static final AddressLayout ucp_rkey_h = Ucx.C_POINTER;
+    /**
+     * {@snippet lang=c :
      * typedef struct ucp_mem *ucp_mem_h
      * }
      */
@@ -2571,6 +2577,64 @@ public class Ucx {
         }
     }
 
+    private static class ucp_worker_print_info {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_worker_print_info");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void ucp_worker_print_info(ucp_worker_h worker, FILE *stream)
+     * }
+     */
+    public static FunctionDescriptor ucp_worker_print_info$descriptor() {
+        return ucp_worker_print_info.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void ucp_worker_print_info(ucp_worker_h worker, FILE *stream)
+     * }
+     */
+    public static MethodHandle ucp_worker_print_info$handle() {
+        return ucp_worker_print_info.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void ucp_worker_print_info(ucp_worker_h worker, FILE *stream)
+     * }
+     */
+    public static MemorySegment ucp_worker_print_info$address() {
+        return ucp_worker_print_info.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void ucp_worker_print_info(ucp_worker_h worker, FILE *stream)
+     * }
+     */
+    public static void ucp_worker_print_info(MemorySegment worker, MemorySegment stream) {
+        var mh$ = ucp_worker_print_info.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_worker_print_info", worker, stream);
+            }
+            mh$.invokeExact(worker, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class ucp_worker_get_address {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             Ucx.C_CHAR,
@@ -2866,6 +2930,123 @@ public class Ucx {
         }
     }
 
+    private static class ucp_ep_print_info {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_ep_print_info");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void ucp_ep_print_info(ucp_ep_h ep, FILE *stream)
+     * }
+     */
+    public static FunctionDescriptor ucp_ep_print_info$descriptor() {
+        return ucp_ep_print_info.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void ucp_ep_print_info(ucp_ep_h ep, FILE *stream)
+     * }
+     */
+    public static MethodHandle ucp_ep_print_info$handle() {
+        return ucp_ep_print_info.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void ucp_ep_print_info(ucp_ep_h ep, FILE *stream)
+     * }
+     */
+    public static MemorySegment ucp_ep_print_info$address() {
+        return ucp_ep_print_info.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void ucp_ep_print_info(ucp_ep_h ep, FILE *stream)
+     * }
+     */
+    public static void ucp_ep_print_info(MemorySegment ep, MemorySegment stream) {
+        var mh$ = ucp_ep_print_info.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_ep_print_info", ep, stream);
+            }
+            mh$.invokeExact(ep, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_ep_flush_nbx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_ep_flush_nbx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_ep_flush_nbx(ucp_ep_h ep, const ucp_request_param_t *param)
+     * }
+     */
+    public static FunctionDescriptor ucp_ep_flush_nbx$descriptor() {
+        return ucp_ep_flush_nbx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_ep_flush_nbx(ucp_ep_h ep, const ucp_request_param_t *param)
+     * }
+     */
+    public static MethodHandle ucp_ep_flush_nbx$handle() {
+        return ucp_ep_flush_nbx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_ep_flush_nbx(ucp_ep_h ep, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_ep_flush_nbx$address() {
+        return ucp_ep_flush_nbx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_ep_flush_nbx(ucp_ep_h ep, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_ep_flush_nbx(MemorySegment ep, MemorySegment param) {
+        var mh$ = ucp_ep_flush_nbx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_ep_flush_nbx", ep, param);
+            }
+            return (MemorySegment)mh$.invokeExact(ep, param);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class ucp_mem_map {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             Ucx.C_CHAR,
@@ -2984,6 +3165,124 @@ public class Ucx {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static class ucp_mem_query {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_CHAR,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_mem_query");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_mem_query(const ucp_mem_h memh, ucp_mem_attr_t *attr)
+     * }
+     */
+    public static FunctionDescriptor ucp_mem_query$descriptor() {
+        return ucp_mem_query.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_mem_query(const ucp_mem_h memh, ucp_mem_attr_t *attr)
+     * }
+     */
+    public static MethodHandle ucp_mem_query$handle() {
+        return ucp_mem_query.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_mem_query(const ucp_mem_h memh, ucp_mem_attr_t *attr)
+     * }
+     */
+    public static MemorySegment ucp_mem_query$address() {
+        return ucp_mem_query.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_t ucp_mem_query(const ucp_mem_h memh, ucp_mem_attr_t *attr)
+     * }
+     */
+    public static byte ucp_mem_query(MemorySegment memh, MemorySegment attr) {
+        var mh$ = ucp_mem_query.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_mem_query", memh, attr);
+            }
+            return (byte)mh$.invokeExact(memh, attr);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_mem_print_info {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_mem_print_info");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void ucp_mem_print_info(const char *mem_size, ucp_context_h context, FILE *stream)
+     * }
+     */
+    public static FunctionDescriptor ucp_mem_print_info$descriptor() {
+        return ucp_mem_print_info.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void ucp_mem_print_info(const char *mem_size, ucp_context_h context, FILE *stream)
+     * }
+     */
+    public static MethodHandle ucp_mem_print_info$handle() {
+        return ucp_mem_print_info.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void ucp_mem_print_info(const char *mem_size, ucp_context_h context, FILE *stream)
+     * }
+     */
+    public static MemorySegment ucp_mem_print_info$address() {
+        return ucp_mem_print_info.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void ucp_mem_print_info(const char *mem_size, ucp_context_h context, FILE *stream)
+     * }
+     */
+    public static void ucp_mem_print_info(MemorySegment mem_size, MemorySegment context, MemorySegment stream) {
+        var mh$ = ucp_mem_print_info.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_mem_print_info", mem_size, context, stream);
+            }
+            mh$.invokeExact(mem_size, context, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int UCP_MADV_NORMAL = (int)0L;
     /**
      * {@snippet lang=c :
@@ -3001,6 +3300,301 @@ public class Ucx {
      */
     public static int UCP_MADV_WILLNEED() {
         return UCP_MADV_WILLNEED;
+    }
+
+    private static class ucp_rkey_pack {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_CHAR,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_rkey_pack");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_pack(ucp_context_h context, ucp_mem_h memh, void **rkey_buffer_p, size_t *size_p)
+     * }
+     */
+    public static FunctionDescriptor ucp_rkey_pack$descriptor() {
+        return ucp_rkey_pack.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_pack(ucp_context_h context, ucp_mem_h memh, void **rkey_buffer_p, size_t *size_p)
+     * }
+     */
+    public static MethodHandle ucp_rkey_pack$handle() {
+        return ucp_rkey_pack.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_pack(ucp_context_h context, ucp_mem_h memh, void **rkey_buffer_p, size_t *size_p)
+     * }
+     */
+    public static MemorySegment ucp_rkey_pack$address() {
+        return ucp_rkey_pack.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_pack(ucp_context_h context, ucp_mem_h memh, void **rkey_buffer_p, size_t *size_p)
+     * }
+     */
+    public static byte ucp_rkey_pack(MemorySegment context, MemorySegment memh, MemorySegment rkey_buffer_p, MemorySegment size_p) {
+        var mh$ = ucp_rkey_pack.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_rkey_pack", context, memh, rkey_buffer_p, size_p);
+            }
+            return (byte)mh$.invokeExact(context, memh, rkey_buffer_p, size_p);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_rkey_buffer_release {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_rkey_buffer_release");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void ucp_rkey_buffer_release(void *rkey_buffer)
+     * }
+     */
+    public static FunctionDescriptor ucp_rkey_buffer_release$descriptor() {
+        return ucp_rkey_buffer_release.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void ucp_rkey_buffer_release(void *rkey_buffer)
+     * }
+     */
+    public static MethodHandle ucp_rkey_buffer_release$handle() {
+        return ucp_rkey_buffer_release.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void ucp_rkey_buffer_release(void *rkey_buffer)
+     * }
+     */
+    public static MemorySegment ucp_rkey_buffer_release$address() {
+        return ucp_rkey_buffer_release.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void ucp_rkey_buffer_release(void *rkey_buffer)
+     * }
+     */
+    public static void ucp_rkey_buffer_release(MemorySegment rkey_buffer) {
+        var mh$ = ucp_rkey_buffer_release.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_rkey_buffer_release", rkey_buffer);
+            }
+            mh$.invokeExact(rkey_buffer);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_ep_rkey_unpack {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_CHAR,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_ep_rkey_unpack");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_ep_rkey_unpack(ucp_ep_h ep, const void *rkey_buffer, ucp_rkey_h *rkey_p)
+     * }
+     */
+    public static FunctionDescriptor ucp_ep_rkey_unpack$descriptor() {
+        return ucp_ep_rkey_unpack.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_ep_rkey_unpack(ucp_ep_h ep, const void *rkey_buffer, ucp_rkey_h *rkey_p)
+     * }
+     */
+    public static MethodHandle ucp_ep_rkey_unpack$handle() {
+        return ucp_ep_rkey_unpack.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_ep_rkey_unpack(ucp_ep_h ep, const void *rkey_buffer, ucp_rkey_h *rkey_p)
+     * }
+     */
+    public static MemorySegment ucp_ep_rkey_unpack$address() {
+        return ucp_ep_rkey_unpack.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_t ucp_ep_rkey_unpack(ucp_ep_h ep, const void *rkey_buffer, ucp_rkey_h *rkey_p)
+     * }
+     */
+    public static byte ucp_ep_rkey_unpack(MemorySegment ep, MemorySegment rkey_buffer, MemorySegment rkey_p) {
+        var mh$ = ucp_ep_rkey_unpack.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_ep_rkey_unpack", ep, rkey_buffer, rkey_p);
+            }
+            return (byte)mh$.invokeExact(ep, rkey_buffer, rkey_p);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_rkey_ptr {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_CHAR,
+            Ucx.C_POINTER,
+            Ucx.C_LONG,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_rkey_ptr");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_ptr(ucp_rkey_h rkey, uint64_t raddr, void **addr_p)
+     * }
+     */
+    public static FunctionDescriptor ucp_rkey_ptr$descriptor() {
+        return ucp_rkey_ptr.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_ptr(ucp_rkey_h rkey, uint64_t raddr, void **addr_p)
+     * }
+     */
+    public static MethodHandle ucp_rkey_ptr$handle() {
+        return ucp_rkey_ptr.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_ptr(ucp_rkey_h rkey, uint64_t raddr, void **addr_p)
+     * }
+     */
+    public static MemorySegment ucp_rkey_ptr$address() {
+        return ucp_rkey_ptr.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_t ucp_rkey_ptr(ucp_rkey_h rkey, uint64_t raddr, void **addr_p)
+     * }
+     */
+    public static byte ucp_rkey_ptr(MemorySegment rkey, long raddr, MemorySegment addr_p) {
+        var mh$ = ucp_rkey_ptr.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_rkey_ptr", rkey, raddr, addr_p);
+            }
+            return (byte)mh$.invokeExact(rkey, raddr, addr_p);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_rkey_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_rkey_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void ucp_rkey_destroy(ucp_rkey_h rkey)
+     * }
+     */
+    public static FunctionDescriptor ucp_rkey_destroy$descriptor() {
+        return ucp_rkey_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void ucp_rkey_destroy(ucp_rkey_h rkey)
+     * }
+     */
+    public static MethodHandle ucp_rkey_destroy$handle() {
+        return ucp_rkey_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void ucp_rkey_destroy(ucp_rkey_h rkey)
+     * }
+     */
+    public static MemorySegment ucp_rkey_destroy$address() {
+        return ucp_rkey_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void ucp_rkey_destroy(ucp_rkey_h rkey)
+     * }
+     */
+    public static void ucp_rkey_destroy(MemorySegment rkey) {
+        var mh$ = ucp_rkey_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_rkey_destroy", rkey);
+            }
+            mh$.invokeExact(rkey);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
     }
 
     private static class ucp_tag_send_nbx {
@@ -3123,6 +3717,196 @@ public class Ucx {
                 traceDowncall("ucp_tag_recv_nbx", worker, buffer, count, tag, tag_mask, param);
             }
             return (MemorySegment)mh$.invokeExact(worker, buffer, count, tag, tag_mask, param);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_put_nbx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_LONG,
+            Ucx.C_LONG,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_put_nbx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static FunctionDescriptor ucp_put_nbx$descriptor() {
+        return ucp_put_nbx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MethodHandle ucp_put_nbx$handle() {
+        return ucp_put_nbx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_put_nbx$address() {
+        return ucp_put_nbx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_put_nbx(ucp_ep_h ep, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_put_nbx(MemorySegment ep, MemorySegment buffer, long count, long remote_addr, MemorySegment rkey, MemorySegment param) {
+        var mh$ = ucp_put_nbx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_put_nbx", ep, buffer, count, remote_addr, rkey, param);
+            }
+            return (MemorySegment)mh$.invokeExact(ep, buffer, count, remote_addr, rkey, param);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_get_nbx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_LONG,
+            Ucx.C_LONG,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_get_nbx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_get_nbx(ucp_ep_h ep, void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static FunctionDescriptor ucp_get_nbx$descriptor() {
+        return ucp_get_nbx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_get_nbx(ucp_ep_h ep, void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MethodHandle ucp_get_nbx$handle() {
+        return ucp_get_nbx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_get_nbx(ucp_ep_h ep, void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_get_nbx$address() {
+        return ucp_get_nbx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_get_nbx(ucp_ep_h ep, void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_get_nbx(MemorySegment ep, MemorySegment buffer, long count, long remote_addr, MemorySegment rkey, MemorySegment param) {
+        var mh$ = ucp_get_nbx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_get_nbx", ep, buffer, count, remote_addr, rkey, param);
+            }
+            return (MemorySegment)mh$.invokeExact(ep, buffer, count, remote_addr, rkey, param);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_atomic_op_nbx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_INT,
+            Ucx.C_POINTER,
+            Ucx.C_LONG,
+            Ucx.C_LONG,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_atomic_op_nbx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_atomic_op_nbx(ucp_ep_h ep, ucp_atomic_op_t opcode, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static FunctionDescriptor ucp_atomic_op_nbx$descriptor() {
+        return ucp_atomic_op_nbx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_atomic_op_nbx(ucp_ep_h ep, ucp_atomic_op_t opcode, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MethodHandle ucp_atomic_op_nbx$handle() {
+        return ucp_atomic_op_nbx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_atomic_op_nbx(ucp_ep_h ep, ucp_atomic_op_t opcode, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_atomic_op_nbx$address() {
+        return ucp_atomic_op_nbx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_atomic_op_nbx(ucp_ep_h ep, ucp_atomic_op_t opcode, const void *buffer, size_t count, uint64_t remote_addr, ucp_rkey_h rkey, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_atomic_op_nbx(MemorySegment ep, int opcode, MemorySegment buffer, long count, long remote_addr, MemorySegment rkey, MemorySegment param) {
+        var mh$ = ucp_atomic_op_nbx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_atomic_op_nbx", ep, opcode, buffer, count, remote_addr, rkey, param);
+            }
+            return (MemorySegment)mh$.invokeExact(ep, opcode, buffer, count, remote_addr, rkey, param);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -3296,6 +4080,65 @@ public class Ucx {
                 traceDowncall("ucp_request_free", request);
             }
             mh$.invokeExact(request);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ucp_worker_flush_nbx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_POINTER,
+            Ucx.C_POINTER,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_worker_flush_nbx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_worker_flush_nbx(ucp_worker_h worker, const ucp_request_param_t *param)
+     * }
+     */
+    public static FunctionDescriptor ucp_worker_flush_nbx$descriptor() {
+        return ucp_worker_flush_nbx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_worker_flush_nbx(ucp_worker_h worker, const ucp_request_param_t *param)
+     * }
+     */
+    public static MethodHandle ucp_worker_flush_nbx$handle() {
+        return ucp_worker_flush_nbx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_worker_flush_nbx(ucp_worker_h worker, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_worker_flush_nbx$address() {
+        return ucp_worker_flush_nbx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_ptr_t ucp_worker_flush_nbx(ucp_worker_h worker, const ucp_request_param_t *param)
+     * }
+     */
+    public static MemorySegment ucp_worker_flush_nbx(MemorySegment worker, MemorySegment param) {
+        var mh$ = ucp_worker_flush_nbx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_worker_flush_nbx", worker, param);
+            }
+            return (MemorySegment)mh$.invokeExact(worker, param);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -78,6 +78,123 @@ public class OpenMpiH {
     public static int MPI_MAX_LIBRARY_VERSION_STRING() {
         return MPI_MAX_LIBRARY_VERSION_STRING;
     }
+    private static final int MPI_MODE_NOCHECK = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_MODE_NOCHECK 1
+     * }
+     */
+    public static int MPI_MODE_NOCHECK() {
+        return MPI_MODE_NOCHECK;
+    }
+    private static final int MPI_MODE_NOPRECEDE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_MODE_NOPRECEDE 2
+     * }
+     */
+    public static int MPI_MODE_NOPRECEDE() {
+        return MPI_MODE_NOPRECEDE;
+    }
+    private static final int MPI_MODE_NOPUT = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_MODE_NOPUT 4
+     * }
+     */
+    public static int MPI_MODE_NOPUT() {
+        return MPI_MODE_NOPUT;
+    }
+    private static final int MPI_MODE_NOSTORE = (int)8L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_MODE_NOSTORE 8
+     * }
+     */
+    public static int MPI_MODE_NOSTORE() {
+        return MPI_MODE_NOSTORE;
+    }
+    private static final int MPI_MODE_NOSUCCEED = (int)16L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_MODE_NOSUCCEED 16
+     * }
+     */
+    public static int MPI_MODE_NOSUCCEED() {
+        return MPI_MODE_NOSUCCEED;
+    }
+    private static final int MPI_LOCK_EXCLUSIVE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_LOCK_EXCLUSIVE 1
+     * }
+     */
+    public static int MPI_LOCK_EXCLUSIVE() {
+        return MPI_LOCK_EXCLUSIVE;
+    }
+    private static final int MPI_LOCK_SHARED = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_LOCK_SHARED 2
+     * }
+     */
+    public static int MPI_LOCK_SHARED() {
+        return MPI_LOCK_SHARED;
+    }
+    private static final int MPI_WIN_FLAVOR_CREATE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_FLAVOR_CREATE 1
+     * }
+     */
+    public static int MPI_WIN_FLAVOR_CREATE() {
+        return MPI_WIN_FLAVOR_CREATE;
+    }
+    private static final int MPI_WIN_FLAVOR_ALLOCATE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_FLAVOR_ALLOCATE 2
+     * }
+     */
+    public static int MPI_WIN_FLAVOR_ALLOCATE() {
+        return MPI_WIN_FLAVOR_ALLOCATE;
+    }
+    private static final int MPI_WIN_FLAVOR_DYNAMIC = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_FLAVOR_DYNAMIC 3
+     * }
+     */
+    public static int MPI_WIN_FLAVOR_DYNAMIC() {
+        return MPI_WIN_FLAVOR_DYNAMIC;
+    }
+    private static final int MPI_WIN_FLAVOR_SHARED = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_FLAVOR_SHARED 4
+     * }
+     */
+    public static int MPI_WIN_FLAVOR_SHARED() {
+        return MPI_WIN_FLAVOR_SHARED;
+    }
+    private static final int MPI_WIN_UNIFIED = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_UNIFIED 0
+     * }
+     */
+    public static int MPI_WIN_UNIFIED() {
+        return MPI_WIN_UNIFIED;
+    }
+    private static final int MPI_WIN_SEPARATE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define MPI_WIN_SEPARATE 1
+     * }
+     */
+    public static int MPI_WIN_SEPARATE() {
+        return MPI_WIN_SEPARATE;
+    }
     private static final int MPI_SUCCESS = (int)0L;
     /**
      * {@snippet lang=c :
@@ -86,6 +203,57 @@ public class OpenMpiH {
      */
     public static int MPI_SUCCESS() {
         return MPI_SUCCESS;
+    }
+    /**
+     * {@snippet lang=c :
+     * typedef ptrdiff_t MPI_Aint
+     * }
+     */
+    public static final OfLong MPI_Aint = OpenMpiH.C_LONG;
+    private static final int MPI_WIN_BASE = (int)7L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.MPI_WIN_BASE = 7
+     * }
+     */
+    public static int MPI_WIN_BASE() {
+        return MPI_WIN_BASE;
+    }
+    private static final int MPI_WIN_SIZE = (int)8L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.MPI_WIN_SIZE = 8
+     * }
+     */
+    public static int MPI_WIN_SIZE() {
+        return MPI_WIN_SIZE;
+    }
+    private static final int MPI_WIN_DISP_UNIT = (int)9L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.MPI_WIN_DISP_UNIT = 9
+     * }
+     */
+    public static int MPI_WIN_DISP_UNIT() {
+        return MPI_WIN_DISP_UNIT;
+    }
+    private static final int MPI_WIN_CREATE_FLAVOR = (int)10L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.MPI_WIN_CREATE_FLAVOR = 10
+     * }
+     */
+    public static int MPI_WIN_CREATE_FLAVOR() {
+        return MPI_WIN_CREATE_FLAVOR;
+    }
+    private static final int MPI_WIN_MODEL = (int)11L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.MPI_WIN_MODEL = 11
+     * }
+     */
+    public static int MPI_WIN_MODEL() {
+        return MPI_WIN_MODEL;
     }
     private static final int MPI_THREAD_SINGLE = (int)0L;
     /**
@@ -160,6 +328,72 @@ public class OpenMpiH {
                 traceDowncall("MPI_Abort", comm, errorcode);
             }
             return (int)mh$.invokeExact(comm, errorcode);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Accumulate {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Accumulate");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Accumulate$descriptor() {
+        return MPI_Accumulate.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Accumulate$handle() {
+        return MPI_Accumulate.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Accumulate$address() {
+        return MPI_Accumulate.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static int MPI_Accumulate(MemorySegment origin_addr, int origin_count, MemorySegment origin_datatype, int target_rank, long target_disp, int target_count, MemorySegment target_datatype, MemorySegment op, MemorySegment win) {
+        var mh$ = MPI_Accumulate.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+            }
+            return (int)mh$.invokeExact(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -653,6 +887,70 @@ public class OpenMpiH {
         }
     }
 
+    private static class MPI_Compare_and_swap {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Compare_and_swap");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Compare_and_swap$descriptor() {
+        return MPI_Compare_and_swap.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Compare_and_swap$handle() {
+        return MPI_Compare_and_swap.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Compare_and_swap$address() {
+        return MPI_Compare_and_swap.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+     * }
+     */
+    public static int MPI_Compare_and_swap(MemorySegment origin_addr, MemorySegment compare_addr, MemorySegment result_addr, MemorySegment datatype, int target_rank, long target_disp, MemorySegment win) {
+        var mh$ = MPI_Compare_and_swap.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Compare_and_swap", origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+            }
+            return (int)mh$.invokeExact(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class MPI_Error_string {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenMpiH.C_INT,
@@ -708,6 +1006,70 @@ public class OpenMpiH {
                 traceDowncall("MPI_Error_string", errorcode, string, resultlen);
             }
             return (int)mh$.invokeExact(errorcode, string, resultlen);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Fetch_and_op {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Fetch_and_op");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Fetch_and_op$descriptor() {
+        return MPI_Fetch_and_op.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Fetch_and_op$handle() {
+        return MPI_Fetch_and_op.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Fetch_and_op$address() {
+        return MPI_Fetch_and_op.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+     * }
+     */
+    public static int MPI_Fetch_and_op(MemorySegment origin_addr, MemorySegment result_addr, MemorySegment datatype, int target_rank, long target_disp, MemorySegment op, MemorySegment win) {
+        var mh$ = MPI_Fetch_and_op.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Fetch_and_op", origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+            }
+            return (int)mh$.invokeExact(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -887,6 +1249,71 @@ public class OpenMpiH {
                 traceDowncall("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
             }
             return (int)mh$.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Get$descriptor() {
+        return MPI_Get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Get$handle() {
+        return MPI_Get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Get$address() {
+        return MPI_Get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static int MPI_Get(MemorySegment origin_addr, int origin_count, MemorySegment origin_datatype, int target_rank, long target_disp, int target_count, MemorySegment target_datatype, MemorySegment win) {
+        var mh$ = MPI_Get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+            }
+            return (int)mh$.invokeExact(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -1316,6 +1743,71 @@ public class OpenMpiH {
         }
     }
 
+    private static class MPI_Put {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Put");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Put$descriptor() {
+        return MPI_Put.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Put$handle() {
+        return MPI_Put.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Put$address() {
+        return MPI_Put.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+     * }
+     */
+    public static int MPI_Put(MemorySegment origin_addr, int origin_count, MemorySegment origin_datatype, int target_rank, long target_disp, int target_count, MemorySegment target_datatype, MemorySegment win) {
+        var mh$ = MPI_Put.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+            }
+            return (int)mh$.invokeExact(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class MPI_Recv {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenMpiH.C_INT,
@@ -1695,6 +2187,65 @@ public class OpenMpiH {
         }
     }
 
+    private static class MPI_Type_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Type_size");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Type_size(MPI_Datatype type, int *size)
+     * }
+     */
+    public static FunctionDescriptor MPI_Type_size$descriptor() {
+        return MPI_Type_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Type_size(MPI_Datatype type, int *size)
+     * }
+     */
+    public static MethodHandle MPI_Type_size$handle() {
+        return MPI_Type_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Type_size(MPI_Datatype type, int *size)
+     * }
+     */
+    public static MemorySegment MPI_Type_size$address() {
+        return MPI_Type_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Type_size(MPI_Datatype type, int *size)
+     * }
+     */
+    public static int MPI_Type_size(MemorySegment type, MemorySegment size) {
+        var mh$ = MPI_Type_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Type_size", type, size);
+            }
+            return (int)mh$.invokeExact(type, size);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class MPI_Wait {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenMpiH.C_INT,
@@ -1749,6 +2300,718 @@ public class OpenMpiH {
                 traceDowncall("MPI_Wait", request, status);
             }
             return (int)mh$.invokeExact(request, status);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_allocate {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_LONG,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_allocate");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_allocate$descriptor() {
+        return MPI_Win_allocate.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+     * }
+     */
+    public static MethodHandle MPI_Win_allocate$handle() {
+        return MPI_Win_allocate.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+     * }
+     */
+    public static MemorySegment MPI_Win_allocate$address() {
+        return MPI_Win_allocate.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+     * }
+     */
+    public static int MPI_Win_allocate(long size, int disp_unit, MemorySegment info, MemorySegment comm, MemorySegment baseptr, MemorySegment win) {
+        var mh$ = MPI_Win_allocate.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_allocate", size, disp_unit, info, comm, baseptr, win);
+            }
+            return (int)mh$.invokeExact(size, disp_unit, info, comm, baseptr, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_flush {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_flush");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush(int rank, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_flush$descriptor() {
+        return MPI_Win_flush.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush(int rank, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_flush$handle() {
+        return MPI_Win_flush.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush(int rank, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_flush$address() {
+        return MPI_Win_flush.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_flush(int rank, MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_flush(int rank, MemorySegment win) {
+        var mh$ = MPI_Win_flush.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_flush", rank, win);
+            }
+            return (int)mh$.invokeExact(rank, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_flush_all {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_flush_all");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_all(MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_flush_all$descriptor() {
+        return MPI_Win_flush_all.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_all(MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_flush_all$handle() {
+        return MPI_Win_flush_all.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_all(MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_flush_all$address() {
+        return MPI_Win_flush_all.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_flush_all(MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_flush_all(MemorySegment win) {
+        var mh$ = MPI_Win_flush_all.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_flush_all", win);
+            }
+            return (int)mh$.invokeExact(win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_flush_local {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_flush_local");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_local(int rank, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_flush_local$descriptor() {
+        return MPI_Win_flush_local.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_local(int rank, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_flush_local$handle() {
+        return MPI_Win_flush_local.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_flush_local(int rank, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_flush_local$address() {
+        return MPI_Win_flush_local.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_flush_local(int rank, MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_flush_local(int rank, MemorySegment win) {
+        var mh$ = MPI_Win_flush_local.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_flush_local", rank, win);
+            }
+            return (int)mh$.invokeExact(rank, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_free(MPI_Win *win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_free$descriptor() {
+        return MPI_Win_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_free(MPI_Win *win)
+     * }
+     */
+    public static MethodHandle MPI_Win_free$handle() {
+        return MPI_Win_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_free(MPI_Win *win)
+     * }
+     */
+    public static MemorySegment MPI_Win_free$address() {
+        return MPI_Win_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_free(MPI_Win *win)
+     * }
+     */
+    public static int MPI_Win_free(MemorySegment win) {
+        var mh$ = MPI_Win_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_free", win);
+            }
+            return (int)mh$.invokeExact(win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_get_attr {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_get_attr");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_get_attr$descriptor() {
+        return MPI_Win_get_attr.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+     * }
+     */
+    public static MethodHandle MPI_Win_get_attr$handle() {
+        return MPI_Win_get_attr.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+     * }
+     */
+    public static MemorySegment MPI_Win_get_attr$address() {
+        return MPI_Win_get_attr.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+     * }
+     */
+    public static int MPI_Win_get_attr(MemorySegment win, int win_keyval, MemorySegment attribute_val, MemorySegment flag) {
+        var mh$ = MPI_Win_get_attr.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_get_attr", win, win_keyval, attribute_val, flag);
+            }
+            return (int)mh$.invokeExact(win, win_keyval, attribute_val, flag);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_lock {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_lock");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_lock$descriptor() {
+        return MPI_Win_lock.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_lock$handle() {
+        return MPI_Win_lock.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_lock$address() {
+        return MPI_Win_lock.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_lock(int lock_type, int rank, int assert_, MemorySegment win) {
+        var mh$ = MPI_Win_lock.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_lock", lock_type, rank, assert_, win);
+            }
+            return (int)mh$.invokeExact(lock_type, rank, assert_, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_lock_all {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_lock_all");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock_all(int assert, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_lock_all$descriptor() {
+        return MPI_Win_lock_all.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock_all(int assert, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_lock_all$handle() {
+        return MPI_Win_lock_all.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_lock_all(int assert, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_lock_all$address() {
+        return MPI_Win_lock_all.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_lock_all(int assert, MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_lock_all(int assert_, MemorySegment win) {
+        var mh$ = MPI_Win_lock_all.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_lock_all", assert_, win);
+            }
+            return (int)mh$.invokeExact(assert_, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_set_errhandler {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_set_errhandler");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_set_errhandler$descriptor() {
+        return MPI_Win_set_errhandler.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+     * }
+     */
+    public static MethodHandle MPI_Win_set_errhandler$handle() {
+        return MPI_Win_set_errhandler.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+     * }
+     */
+    public static MemorySegment MPI_Win_set_errhandler$address() {
+        return MPI_Win_set_errhandler.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+     * }
+     */
+    public static int MPI_Win_set_errhandler(MemorySegment win, MemorySegment errhandler) {
+        var mh$ = MPI_Win_set_errhandler.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_set_errhandler", win, errhandler);
+            }
+            return (int)mh$.invokeExact(win, errhandler);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_sync {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_sync");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_sync(MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_sync$descriptor() {
+        return MPI_Win_sync.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_sync(MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_sync$handle() {
+        return MPI_Win_sync.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_sync(MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_sync$address() {
+        return MPI_Win_sync.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_sync(MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_sync(MemorySegment win) {
+        var mh$ = MPI_Win_sync.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_sync", win);
+            }
+            return (int)mh$.invokeExact(win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_unlock {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_unlock");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock(int rank, MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_unlock$descriptor() {
+        return MPI_Win_unlock.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock(int rank, MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_unlock$handle() {
+        return MPI_Win_unlock.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock(int rank, MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_unlock$address() {
+        return MPI_Win_unlock.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_unlock(int rank, MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_unlock(int rank, MemorySegment win) {
+        var mh$ = MPI_Win_unlock.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_unlock", rank, win);
+            }
+            return (int)mh$.invokeExact(rank, win);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class MPI_Win_unlock_all {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenMpiH.C_INT,
+            OpenMpiH.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenMpiH.findOrThrow("MPI_Win_unlock_all");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock_all(MPI_Win win)
+     * }
+     */
+    public static FunctionDescriptor MPI_Win_unlock_all$descriptor() {
+        return MPI_Win_unlock_all.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock_all(MPI_Win win)
+     * }
+     */
+    public static MethodHandle MPI_Win_unlock_all$handle() {
+        return MPI_Win_unlock_all.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int MPI_Win_unlock_all(MPI_Win win)
+     * }
+     */
+    public static MemorySegment MPI_Win_unlock_all$address() {
+        return MPI_Win_unlock_all.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int MPI_Win_unlock_all(MPI_Win win)
+     * }
+     */
+    public static int MPI_Win_unlock_all(MemorySegment win) {
+        var mh$ = MPI_Win_unlock_all.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("MPI_Win_unlock_all", win);
+            }
+            return (int)mh$.invokeExact(win);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
