@@ -22,7 +22,8 @@
  * The target makes no library call per message but fi_cq_read on its own CQ while it polls:
  * shm, tcp;ofi_rxm and udp;ofi_rxd progress data only when the application calls into the
  * provider (FI_PROGRESS_MANUAL), so a target that only polled memory would wait forever.
- * The header line says so.
+ * The header line says so. With Debian's libfabric 1.17, fadd over udp;ofi_rxd dies of SIGSEGV
+ * inside the provider, on both sides; sockets now and then fails a completion with EIO.
  *
  * mr_mode bits honoured: FI_MR_LOCAL (descriptors for local buffers), FI_MR_VIRT_ADDR (remote
  * addresses are virtual addresses, else offsets), FI_MR_ALLOCATED (buffers are allocated and
