@@ -44,18 +44,14 @@ public final class PingPongAnalysis {
             return pingPong.measure(t, await, control, steps, sharedCpu ? 0 : PingPong.MAX_REMEASURES);
         }, f -> facts[0] = f);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizes));
-        settings.put("warmup", request.warmup());
-        settings.put("repetitions", request.repetitions());
-        settings.put("calls", pingPong.calls().label());
-        settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
-        RunFacts run = session.runFacts("pingpong", facts[0], transportFacts, settings, startedAt);
+        RunFacts<PingPongDocument.Settings> run = session.runFacts("pingpong", facts[0], transportFacts,
+                peer -> new PingPongDocument.Settings(SizeList.asList(sizes), request.warmup(), request.repetitions(),
+                        pingPong.calls().label(), PingPong.JIT_WARMUP, peer), startedAt);
         return analyze(run, sizes, samples, wallSeconds);
     }
 
     /** The statistics per size, the Hockney fit per size range and the flags of one sweep's samples. */
-    static PingPongResult analyze(RunFacts run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
+    static PingPongResult analyze(RunFacts<PingPongDocument.Settings> run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
         List<SizePoint> points = new ArrayList<>();
         double[] medians = new double[sizes.length];
         double resolutionNs = Clock.facts().resolutionNs();
@@ -147,15 +143,13 @@ public final class PingPongAnalysis {
     }
 
     public static PingPongDocument document(PingPongResult r) {
-        RunFacts run = r.run();
         List<PingPongDocument.Size> sizes = new ArrayList<>();
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
             sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
                     p.wallMs(), p.remeasured(), p.disturbed()));
         }
-        return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
+        return new PingPongDocument(r.run().header(PingPongDocument.SCHEMA, r.wallSeconds()), sizes,
                 r.fits().stream().map(HockneyRange::of).toList(), flags(r));
     }
 

@@ -9,9 +9,9 @@ import org.fabprobe.result.PingPongDocument;
  * naming sizes measured while the host ran at another speed, or while a timing thread waited
  * for a CPU (null: none).
  */
-public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits,
+public record PingPongResult(RunFacts<PingPongDocument.Settings> run, List<SizePoint> points, List<HockneyFit> fits,
                              double wallSeconds, String driftFlag, String disturbedFlag) {
-    public PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
+    public PingPongResult(RunFacts<PingPongDocument.Settings> run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
         this(run, points, fits, wallSeconds, null, null);
     }
 

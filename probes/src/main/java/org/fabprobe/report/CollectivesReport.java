@@ -29,7 +29,7 @@ public final class CollectivesReport {
     private CollectivesReport() {}
 
     /** Run facts, the results for every p (in order), wall time and notes for the reader. */
-    public record Context(RunFacts run, List<Result> results, double wallSeconds, List<String> notes) {}
+    public record Context(RunFacts<CollectivesDocument.Settings> run, List<Result> results, double wallSeconds, List<String> notes) {}
 
     /**
      * The fits of one operation at one p (empty for barrier and for fewer than 3 sizes). n = 0
@@ -71,7 +71,7 @@ public final class CollectivesReport {
     // ---- table ------------------------------------------------------------------------
 
     public static String table(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
         b.append(String.format(Locale.ROOT, "fabprobe collectives  transport %s%s  clock %s  host %s%n", run.transport(),
@@ -131,7 +131,7 @@ public final class CollectivesReport {
     // ---- JSON ---------------------------------------------------------------------------
 
     public static CollectivesDocument document(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         List<CollectivesDocument.Operation> operations = new ArrayList<>();
         for (Operation op : operations(c)) {
             operations.add(new CollectivesDocument.Operation(op.id, op.messageLength, op.aggregateFactorName()));
@@ -151,9 +151,7 @@ public final class CollectivesReport {
                         barrier ? ps.getFirst().median().value() : null, barrier ? ps.getFirst().median().ci95() : null));
             }
         }
-        return new CollectivesDocument(CollectivesDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                operations, runs, results, notes(c));
+        return new CollectivesDocument(run.header(CollectivesDocument.SCHEMA, c.wallSeconds()), operations, runs, results, notes(c));
     }
 
     private static CollectivesDocument.Point point(Point p) {

@@ -3,7 +3,6 @@ package org.fabprobe.report;
 import java.util.Locale;
 import org.fabprobe.api.PingPongAnalysis;
 import org.fabprobe.api.PingPongResult;
-import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.api.SizePoint;
 import org.fabprobe.model.HockneyFit;
@@ -20,7 +19,7 @@ public final class PingPongReport {
     private PingPongReport() {}
 
     public static String table(PingPongResult r) {
-        RunFacts run = r.run();
+        var run = r.run();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
         String congestionControl = run.transportFacts().get("tcp_congestion_control"); // paces the large sizes

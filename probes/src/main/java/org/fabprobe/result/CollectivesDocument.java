@@ -2,20 +2,29 @@ package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.Summary;
 
 /**
  * Schema fabprobe.collectives/1: MPI collectives by Santos et al., per operation and number of
  * processes p the per-size times and Hockney's t0(p), r_inf(p); barrier gets t0 alone.
  */
-public record CollectivesDocument(String schema, String tool, String command, String transport,
-                                  Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                  Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Operation> operations,
+public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, List<Operation> operations,
                                   List<Run> runs, List<Result> results, List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.collectives/1";
+
+    /**
+     * collectives' inputs and how it measured.
+     *
+     * @param procs      the p of each launch
+     * @param repetition how one repetition is timed
+     * @param statistic  which statistic the fit takes
+     */
+    public record Settings(List<Long> sizes, List<String> operations, List<Integer> procs, String launch, int warmup,
+                           String jitWarmup, String repetition, String statistic, double ciTargetPercent, int batch,
+                           int maxReps, String timeCap) {}
 
     /** What n means for the operation, and R_inf / r_inf (the paper's aggregate factor: 1, p or p^2). */
     public record Operation(String operation, String messageLength, String aggregateFactor) {}

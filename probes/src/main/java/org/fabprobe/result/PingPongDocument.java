@@ -1,15 +1,16 @@
 package org.fabprobe.result;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 
 /** Schema fabprobe.pingpong/2: the half round-trip sweep and its Hockney fit per size range. */
-public record PingPongDocument(String schema, String tool, String command, String transport,
-                               Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                               Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
+public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<Size> sizes,
                                List<HockneyRange> hockney, List<String> flags) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/2";
+
+    /** pingpong's inputs, then the session's. */
+    public record Settings(List<Long> sizes, int warmup, int repetitions, String calls, int jitWarmupRoundTripsMax,
+                           @JsonUnwrapped PeerSettings peer) {}
 
     /**
      * One message size: half round-trip times (ns), the median's distribution-free 95 % interval

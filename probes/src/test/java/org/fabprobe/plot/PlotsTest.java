@@ -20,6 +20,7 @@ import org.fabprobe.result.Host;
 import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.RunHeader;
 import org.fabprobe.result.Stats;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,9 +105,10 @@ class PlotsTest {
 
     @Test
     void compareRawAndMpiSideBySidePerParameter() throws Exception {
-        PLogPDocument mpi = new PLogPDocument(plogp.schema(), plogp.tool(), plogp.command(), "mpi:openmpi/ob1:vader",
-                plogp.transportFacts(), plogp.settings(), plogp.host(), plogp.mirrorHost(), plogp.clock(), plogp.startedAt(), plogp.wallSeconds(),
-                plogp.timing(), plogp.parameters().stream().map(PlotsTest::slower).toList(), plogp.flags(), plogp.notes(),
+        var h = plogp.header();
+        var mpiHeader = new RunHeader<>(h.schema(), h.tool(), h.command(), "mpi:openmpi/ob1:vader", h.transportFacts(), h.settings(),
+                h.host(), h.mirrorHost(), h.clock(), h.startedAt(), h.wallSeconds());
+        PLogPDocument mpi = new PLogPDocument(mpiHeader, plogp.timing(), plogp.parameters().stream().map(PlotsTest::slower).toList(), plogp.flags(), plogp.notes(),
                 plogp.g0(), plogp.latencyNs(), plogp.sizes());
         List<CompareDocument.Range> ranges = new ArrayList<>();
         for (ParameterRange m : mpi.parameters()) {
@@ -153,9 +155,12 @@ class PlotsTest {
             results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0, 100,
                     new Stats(900, 1000 * p, 1500, 3000, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
         }
-        CollectivesDocument doc = new CollectivesDocument(CollectivesDocument.SCHEMA, "fabprobe test", "collectives",
-                "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
-                new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3,
+        var settings = new CollectivesDocument.Settings(List.of(8L, 65536L), List.of("bcast", "barrier"), List.of(2, 4),
+                "one mpirun/mpiexec per p (local mode)", 10, "1s", "the maximum over ranks", "median", 5, 20, 1000, "100ms");
+        var header = new RunHeader<>(CollectivesDocument.SCHEMA, "fabprobe test", "collectives", "mpi:openmpi/ob1:vader",
+                Map.of("library", "Open MPI"), settings, new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
+                new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3);
+        CollectivesDocument doc = new CollectivesDocument(header,
                 List.of(new CollectivesDocument.Operation("bcast", "bytes the root sends to each rank", "1"),
                         new CollectivesDocument.Operation("barrier", "none", null)),
                 List.of(new CollectivesDocument.Run(2, 9, 1000), new CollectivesDocument.Run(4, 9, 1000)), results, List.of());
