@@ -21,7 +21,6 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.PingPongDocument;
-import org.fabprobe.result.Stats;
 
 /** A ping-pong sweep from request to typed result: the session, the statistics per size, the Hockney fit and the flags. */
 public final class PingPongAnalysis {
@@ -146,7 +145,7 @@ public final class PingPongAnalysis {
         List<PingPongDocument.Size> sizes = new ArrayList<>();
         for (SizePoint p : r.points()) {
             Summary s = p.halfRttNs();
-            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
+            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s, p.medianCi95Ns(), p.bandwidthMBs(),
                     p.wallMs(), p.remeasured(), p.disturbed()));
         }
         return new PingPongDocument(r.run().header(PingPongDocument.SCHEMA, r.wallSeconds()), sizes,

@@ -14,7 +14,6 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.result.Stats;
 
 /**
  * MPI collectives (Santos et al.): per operation and number of processes p the Hockney fit
@@ -155,9 +154,7 @@ public final class CollectivesReport {
     }
 
     private static CollectivesDocument.Point point(Point p) {
-        Summary s = p.summary();
-        return new CollectivesDocument.Point(p.sizeBytes(), s.count(), Stats.of(s), p.median().ci95(), s.outliers(),
-                p.converged(), p.wallMs());
+        return new CollectivesDocument.Point(p.sizeBytes(), p.summary(), p.median().ci95(), p.converged(), p.wallMs());
     }
 
     // ---- CSV ----------------------------------------------------------------------------
@@ -185,9 +182,8 @@ public final class CollectivesReport {
     public static String part(Result r) {
         List<CollectivesDocument.PartPoint> points = new ArrayList<>();
         for (Point p : r.points()) {
-            Summary s = p.summary();
-            points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), s.count(), Stats.of(s),
-                    p.median().value(), p.median().ci95(), s.outliers(), p.converged(), p.wallMs()));
+            points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), p.summary(), p.median().value(),
+                    p.median().ci95(), p.converged(), p.wallMs()));
         }
         return ResultJson.write(new CollectivesDocument.Part(r.procs(), r.transportFacts(), r.timerOverheadNs(),
                 r.jitWarmupMs(), points));
@@ -197,7 +193,7 @@ public final class CollectivesReport {
         CollectivesDocument.Part part = ResultJson.read(text, CollectivesDocument.Part.class);
         List<Point> points = new ArrayList<>();
         for (CollectivesDocument.PartPoint m : part.points()) {
-            points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.summary(),
+            points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.timeNs(),
                     new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs()));
         }
         return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points);

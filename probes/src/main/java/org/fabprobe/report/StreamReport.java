@@ -6,7 +6,6 @@ import java.util.Locale;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
-import org.fabprobe.result.Stats;
 
 /** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/2) and CSV. */
 public final class StreamReport {
@@ -42,9 +41,8 @@ public final class StreamReport {
     public static BandwidthDocument document(RunFacts<BandwidthDocument.Settings> run, List<Point> points, double wallSeconds) {
         List<BandwidthDocument.Size> sizes = new ArrayList<>();
         for (Point p : points) {
-            Summary s = p.windowNs();
-            sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), s.count(), Stats.of(s), s.outliers(),
-                    p.bandwidthMBs(), p.messageRate(), p.disturbed()));
+            sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), p.windowNs(), p.bandwidthMBs(), p.messageRate(),
+                    p.disturbed()));
         }
         return new BandwidthDocument(run.header(BandwidthDocument.SCHEMA, wallSeconds), sizes,
                 flags(run, points));
