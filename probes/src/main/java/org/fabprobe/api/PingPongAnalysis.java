@@ -51,7 +51,7 @@ public final class PingPongAnalysis {
 
     /** The statistics per size, the Hockney fit per size range and the flags of one sweep's samples. */
     static PingPongResult analyze(RunFacts<PingPongDocument.Settings> run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
-        List<SizePoint> points = new ArrayList<>();
+        List<PingPongDocument.Size> points = new ArrayList<>();
         double[] medians = new double[sizes.length];
         double resolutionNs = Clock.facts().resolutionNs();
         for (int i = 0; i < sizes.length; i++) {
@@ -59,24 +59,36 @@ public final class PingPongAnalysis {
             // a half round trip is half a difference of two clock reads: its grid is half the clock's quantum
             Summary s = Statistics.summarize(halfRtt, halfRtt.length, resolutionNs / 2);
             medians[i] = s.median();
-            points.add(new SizePoint(sizes[i], s, sizes[i] / s.median() * 1e3, samples.wallMs()[i],
-                    MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(), samples.remeasured()[i], samples.disturbed()[i]));
+            points.add(new PingPongDocument.Size(sizes[i], s, MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(),
+                    sizes[i] / s.median() * 1e3, samples.wallMs()[i], samples.remeasured()[i], samples.disturbed()[i]));
         }
-        return new PingPongResult(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
+        PingPongDocument document = document(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
                 driftFlag(sizes, samples.sentinelNs(), resolutionNs),
                 disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured()));
+        return new PingPongResult(document, run.sharedCpu());
+    }
+
+    /**
+     * The document of a sweep: its sizes, the fit per size range, and the flags (a shared CPU,
+     * sizes left out of the fit, drift, disturbed sizes, poor fits; null: none).
+     */
+    public static PingPongDocument document(RunFacts<PingPongDocument.Settings> run, List<PingPongDocument.Size> sizes,
+                                            List<HockneyFit> fits, double wallSeconds, String driftFlag, String disturbedFlag) {
+        return new PingPongDocument(run.header(PingPongDocument.SCHEMA, wallSeconds), sizes,
+                fits.stream().map(HockneyRange::of).toList(), flags(run, sizes, fits, driftFlag, disturbedFlag));
     }
 
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
-    public static List<String> flags(PingPongResult r) {
+    private static List<String> flags(RunFacts<?> run, List<PingPongDocument.Size> sizes, List<HockneyFit> fits,
+                                      String driftFlag, String disturbedFlag) {
         List<String> flags = new ArrayList<>();
-        if (r.run().sharedCpuFlag() != null) flags.add(r.run().sharedCpuFlag());
-        String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
-                r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
+        if (run.sharedCpuFlag() != null) flags.add(run.sharedCpuFlag());
+        String leftOut = HockneyFitter.leftOutNote(sizes.stream().mapToLong(PingPongDocument.Size::sizeBytes).toArray(),
+                sizes.stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), fits);
         if (leftOut != null) flags.add(leftOut);
-        if (r.driftFlag() != null) flags.add(r.driftFlag());
-        if (r.disturbedFlag() != null) flags.add(r.disturbedFlag());
-        for (HockneyFit f : r.fits()) {
+        if (driftFlag != null) flags.add(driftFlag);
+        if (disturbedFlag != null) flags.add(disturbedFlag);
+        for (HockneyFit f : fits) {
             if (f.rmsRelResidual() > Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
                         + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
@@ -139,17 +151,6 @@ public final class PingPongAnalysis {
                 + " (other work on these CPUs, or measure and mirror sharing one); %s times may be inflated",
                 String.join(", ", named), waitMs, named.size() == 1 ? "it was" : "they were", tries,
                 named.size() == 1 ? "its" : "their");
-    }
-
-    public static PingPongDocument document(PingPongResult r) {
-        List<PingPongDocument.Size> sizes = new ArrayList<>();
-        for (SizePoint p : r.points()) {
-            Summary s = p.halfRttNs();
-            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s, p.medianCi95Ns(), p.bandwidthMBs(),
-                    p.wallMs(), p.remeasured(), p.disturbed()));
-        }
-        return new PingPongDocument(r.run().header(PingPongDocument.SCHEMA, r.wallSeconds()), sizes,
-                r.fits().stream().map(HockneyRange::of).toList(), flags(r));
     }
 
     private static String human(long bytes) {

@@ -46,6 +46,10 @@ public record RunFacts<S>(String tool, String command, String transport, Map<Str
 
     /** What sharing one CPU does to every time, for the table's first line; null when measure and mirror did not. */
     public String sharedCpuNote() {
+        return sharedCpuNote(sharedCpu);
+    }
+
+    private static String sharedCpuNote(int sharedCpu) {
         return sharedCpu < 0 ? null : "measure and mirror share CPU " + sharedCpu + ": every message waits for a time slice";
     }
 
@@ -56,6 +60,10 @@ public record RunFacts<S>(String tool, String command, String transport, Map<Str
 
     /** The table's first line ends with this: the shared CPU's note, or nothing. */
     public String headerNote() {
-        return sharedCpu < 0 ? "" : "  " + sharedCpuNote();
+        return headerNote(sharedCpu);
+    }
+
+    static String headerNote(int sharedCpu) {
+        return sharedCpu < 0 ? "" : "  " + sharedCpuNote(sharedCpu);
     }
 }
