@@ -12,10 +12,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record MethodSettings(String calls, String callsDetail,
                              @JsonProperty("o_s_timing") @JsonInclude(JsonInclude.Include.NON_NULL) String oSTiming,
                              String sampling, double ciTargetPercent, int batch, int maxReps, String timeCap, int depth) {
-    /** A method's settings record: this shared part and the session's. */
+    /** A method's settings record, which holds this shared part. */
     public interface Holder {
         MethodSettings method();
-
-        PeerSettings peer();
     }
 }
