@@ -22,7 +22,6 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.PingPongDocument;
-import org.fabprobe.result.Stats;
 
 /** A ping-pong sweep from request to typed result: the session, the statistics per size, the Hockney fit and the flags. */
 public final class PingPongAnalysis {
@@ -45,19 +44,15 @@ public final class PingPongAnalysis {
             return pingPong.measure(t, await, control, steps, sharedCpu ? 0 : PingPong.MAX_REMEASURES);
         }, f -> facts[0] = f);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizes));
-        settings.put("warmup", request.warmup());
-        settings.put("repetitions", request.repetitions());
-        settings.put("calls", pingPong.calls().label());
-        settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
-        RunFacts run = session.runFacts("pingpong", facts[0], transportFacts, settings, startedAt);
+        RunFacts<PingPongDocument.Settings> run = session.runFacts("pingpong", facts[0], transportFacts,
+                peer -> new PingPongDocument.Settings(SizeList.asList(sizes), request.warmup(), request.repetitions(),
+                        pingPong.calls().label(), PingPong.JIT_WARMUP, peer), startedAt);
         return analyze(run, sizes, samples, wallSeconds);
     }
 
     /** The statistics per size, the Hockney fit per size range and the flags of one sweep's samples. */
-    static PingPongResult analyze(RunFacts run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
-        List<SizePoint> points = new ArrayList<>();
+    static PingPongResult analyze(RunFacts<PingPongDocument.Settings> run, long[] sizes, PingPong.Samples samples, double wallSeconds) {
+        List<PingPongDocument.Size> points = new ArrayList<>();
         double[] medians = new double[sizes.length];
         double resolutionNs = Clock.facts().resolutionNs();
         for (int i = 0; i < sizes.length; i++) {
@@ -65,24 +60,36 @@ public final class PingPongAnalysis {
             // a half round trip is half a difference of two clock reads: its grid is half the clock's quantum
             Summary s = Statistics.summarize(halfRtt, halfRtt.length, resolutionNs / 2);
             medians[i] = s.median();
-            points.add(new SizePoint(sizes[i], s, sizes[i] / s.median() * 1e3, samples.wallMs()[i],
-                    MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(), samples.remeasured()[i], samples.disturbed()[i]));
+            points.add(new PingPongDocument.Size(sizes[i], s, MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(),
+                    sizes[i] / s.median() * 1e3, samples.wallMs()[i], samples.remeasured()[i], samples.disturbed()[i]));
         }
-        return new PingPongResult(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
+        PingPongDocument document = document(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
                 driftFlag(sizes, samples.sentinelNs(), resolutionNs),
                 disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured(), samples.halfRttNs()));
+        return new PingPongResult(document, run.sharedCpu());
+    }
+
+    /**
+     * The document of a sweep: its sizes, the fit per size range, and the flags (a shared CPU,
+     * sizes left out of the fit, drift, disturbed sizes, poor fits; null: none).
+     */
+    public static PingPongDocument document(RunFacts<PingPongDocument.Settings> run, List<PingPongDocument.Size> sizes,
+                                            List<HockneyFit> fits, double wallSeconds, String driftFlag, String disturbedFlag) {
+        return new PingPongDocument(run.header(PingPongDocument.SCHEMA, wallSeconds), sizes,
+                fits.stream().map(HockneyRange::of).toList(), flags(run, sizes, fits, driftFlag, disturbedFlag));
     }
 
     /** Ranges the line fits poorly, and sizes left out of the fit: never printed as if fine. */
-    public static List<String> flags(PingPongResult r) {
+    private static List<String> flags(RunFacts<?> run, List<PingPongDocument.Size> sizes, List<HockneyFit> fits,
+                                      String driftFlag, String disturbedFlag) {
         List<String> flags = new ArrayList<>();
-        if (r.run().sharedCpuFlag() != null) flags.add(r.run().sharedCpuFlag());
-        String leftOut = HockneyFitter.leftOutNote(r.points().stream().mapToLong(SizePoint::sizeBytes).toArray(),
-                r.points().stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), r.fits());
+        if (run.sharedCpuFlag() != null) flags.add(run.sharedCpuFlag());
+        String leftOut = HockneyFitter.leftOutNote(sizes.stream().mapToLong(PingPongDocument.Size::sizeBytes).toArray(),
+                sizes.stream().mapToDouble(p -> p.halfRttNs().median()).toArray(), fits);
         if (leftOut != null) flags.add(leftOut);
-        if (r.driftFlag() != null) flags.add(r.driftFlag());
-        if (r.disturbedFlag() != null) flags.add(r.disturbedFlag());
-        for (HockneyFit f : r.fits()) {
+        if (driftFlag != null) flags.add(driftFlag);
+        if (disturbedFlag != null) flags.add(disturbedFlag);
+        for (HockneyFit f : fits) {
             if (f.rmsRelResidual() > Segments.POOR_FIT) {
                 flags.add(String.format(Locale.ROOT, "POOR FIT %s .. %s: t0 + n / r_inf misses by %.1f %% rms (a step or"
                         + " curve inside the range, or noise)", human(f.fromBytes()), human(f.toBytes()),
@@ -159,19 +166,6 @@ public final class PingPongAnalysis {
         return String.format(Locale.ROOT, "DISTURBED %s: %s while %s measured%s; %s times may be inflated",
                 String.join(", ", named), String.join("; ", causes), named.size() == 1 ? "it was" : "they were", tries,
                 named.size() == 1 ? "its" : "their");
-    }
-
-    public static PingPongDocument document(PingPongResult r) {
-        RunFacts run = r.run();
-        List<PingPongDocument.Size> sizes = new ArrayList<>();
-        for (SizePoint p : r.points()) {
-            Summary s = p.halfRttNs();
-            sizes.add(new PingPongDocument.Size(p.sizeBytes(), s.count(), Stats.of(s), p.medianCi95Ns(), s.outliers(), p.bandwidthMBs(),
-                    p.wallMs(), p.remeasured(), p.disturbed()));
-        }
-        return new PingPongDocument(PingPongDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), r.wallSeconds(), sizes,
-                r.fits().stream().map(HockneyRange::of).toList(), flags(r));
     }
 
     private static String human(long bytes) {

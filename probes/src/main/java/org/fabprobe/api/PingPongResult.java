@@ -1,22 +1,14 @@
 package org.fabprobe.api;
 
-import java.util.List;
-import org.fabprobe.model.HockneyFit;
 import org.fabprobe.result.PingPongDocument;
 
 /**
- * A ping-pong sweep: per-size half-RTT statistics, the Hockney fit per size range, and the flags
- * naming sizes measured while the host ran at another speed, or while a timing thread waited
- * for a CPU (null: none).
+ * A ping-pong sweep: its document, and the one fact the document states only as a flag, the CPU
+ * measure and mirror shared (-1: none), which the table's first line names.
  */
-public record PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits,
-                             double wallSeconds, String driftFlag, String disturbedFlag) {
-    public PingPongResult(RunFacts run, List<SizePoint> points, List<HockneyFit> fits, double wallSeconds) {
-        this(run, points, fits, wallSeconds, null, null);
-    }
-
-    /** The result as its JSON document (schema fabprobe.pingpong/2). */
-    public PingPongDocument document() {
-        return PingPongAnalysis.document(this);
+public record PingPongResult(PingPongDocument document, int sharedCpu) {
+    /** The table's first line ends with this: the shared CPU's note, or nothing. */
+    public String headerNote() {
+        return RunFacts.headerNote(sharedCpu);
     }
 }

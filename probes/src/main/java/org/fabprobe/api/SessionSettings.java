@@ -4,13 +4,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.HostFacts;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.fabprobe.launch.PeerOptions;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
-import org.fabprobe.result.Host;
+import org.fabprobe.result.PeerSettings;
 
 /**
  * Where and how a two-peer measurement runs: the transport, the mirror (a local child unless
@@ -52,21 +52,19 @@ public record SessionSettings(String transport, String peer, Path secretFile, bo
     }
 
     /** Runs {@code measureHalf} against a mirror met as these settings say; {@code facts} hears what the session found. */
-    public <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf, java.util.function.Consumer<Session.Facts> facts) {
+    public <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf, Consumer<Session.Facts> facts) {
         PeerOptions peerOptions = new PeerOptions(peer, secretFile, insecure, sourceAddress);
         return Session.run(peerOptions, spec, cpus == null ? -1 : cpus[0], measureHalf, facts);
     }
 
-    /** The run's facts: the command's own settings plus these, both hosts and the clock. */
-    public RunFacts runFacts(String command, Session.Facts facts, Map<String, String> transportFacts, Map<String, Object> settings,
-                             String startedAt) {
-        settings.put("timeout_ms", timeout.toMillis());
-        settings.put("cpus", cpus == null ? "unpinned" : cpus[0] + "," + cpus[1]);
-        settings.put("source_address", facts == null || facts.sourceAddress().isEmpty() ? "(transport default)" : facts.sourceAddress());
-        settings.put("meeting", facts == null ? "?" : facts.meeting());
+    /** The run's facts: the command's own settings, made with these (the session's part), both hosts and the clock. */
+    public <S> RunFacts<S> runFacts(String command, Session.Facts facts, Map<String, String> transportFacts,
+                                    Function<PeerSettings, S> settings, String startedAt) {
+        var peer = new PeerSettings(timeout.toMillis(), cpus == null ? "unpinned" : cpus[0] + "," + cpus[1],
+                facts == null || facts.sourceAddress().isEmpty() ? "(transport default)" : facts.sourceAddress(),
+                facts == null ? "?" : facts.meeting());
         Map<String, String> transportFactsNow = facts == null ? transportFacts : new LinkedHashMap<>(facts.transport());
-        return new RunFacts("fabprobe " + Fabprobe.version(), command, transport, transportFactsNow, settings,
-                Host.of(HostFacts.collect()), facts == null ? Map.of() : facts.peerHost(), Clock.facts(), startedAt,
-                facts == null ? -1 : facts.sharedCpu());
+        return RunFacts.of(command, transport, transportFactsNow, settings.apply(peer), facts == null ? Map.of() : facts.peerHost(),
+                startedAt, facts == null ? -1 : facts.sharedCpu());
     }
 }

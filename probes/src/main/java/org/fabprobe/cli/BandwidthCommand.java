@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SessionSettings;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.launch.SessionSpec;
@@ -15,6 +14,7 @@ import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.Stream;
 import org.fabprobe.report.StreamReport;
+import org.fabprobe.result.BandwidthDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,12 +72,8 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
             points.add(new StreamReport.Point(sizeList[i], window, s, (double) sizeList[i] * window / s.median() * 1e3,
                     window / s.median() * 1e9, samples.disturbed()[i]));
         }
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizeList));
-        settings.put("window", window);
-        settings.put("warmup", warmup);
-        settings.put("repetitions", repetitions);
-        RunFacts run = session.runFacts("bandwidth", transportFacts, settings, startedAt);
+        var run = session.runFacts("bandwidth", transportFacts, peer -> new BandwidthDocument.Settings(SizeList.asList(sizeList),
+                window, warmup, repetitions, peer), startedAt);
         session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.document(run, points, wallSeconds),
                 StreamReport.csv(points));
         return 0;

@@ -5,9 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
@@ -15,15 +13,12 @@ import org.fabprobe.FabprobeException;
 import org.fabprobe.api.Durations;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
 import org.fabprobe.result.CollectivesDocument;
-import org.fabprobe.result.Host;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
@@ -142,21 +137,13 @@ final class CollectivesCommand implements Callable<Integer> {
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("sizes", SizeList.asList(sizeList));
-        facts.put("operations", operations.stream().map(o -> o.id).toList());
-        facts.put("procs", results.stream().map(CollectivesMethod.Result::procs).toList());
-        facts.put("launch", LocalLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)");
-        facts.put("warmup", warmup);
-        facts.put("jit_warmup", jitWarmup);
-        facts.put("repetition", "MPI_Barrier, then each rank times its call minus one clock read; the maximum over ranks (MPI_Allreduce MAX, untimed)");
-        facts.put("statistic", "median over repetitions (Hockney fit), min / p99 / mean alongside");
-        facts.put("ci_target_percent", method.ciPercent);
-        facts.put("batch", method.batch);
-        facts.put("max_reps", method.maxReps);
-        facts.put("time_cap", method.timeCap);
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "collectives", transport,
-                results.getFirst().transportFacts(), facts, Host.of(HostFacts.collect()), java.util.Map.of(), Clock.facts(), startedAt);
+        var recorded = new CollectivesDocument.Settings(SizeList.asList(sizeList), operations.stream().map(o -> o.id).toList(),
+                results.stream().map(CollectivesMethod.Result::procs).toList(),
+                LocalLauncher.underLauncher() ? "external launcher" : "one mpirun/mpiexec per p (local mode)", warmup, jitWarmup,
+                "MPI_Barrier, then each rank times its call minus one clock read; the maximum over ranks (MPI_Allreduce MAX, untimed)",
+                "median over repetitions (Hockney fit), min / p99 / mean alongside", method.ciPercent, method.batch, method.maxReps,
+                method.timeCap);
+        var run = RunFacts.of("collectives", transport, results.getFirst().transportFacts(), recorded, startedAt);
         var context = new CollectivesReport.Context(run, results, wallSeconds, notes);
 
         CollectivesDocument document = CollectivesReport.document(context);

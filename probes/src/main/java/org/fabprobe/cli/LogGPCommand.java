@@ -2,13 +2,12 @@ package org.fabprobe.cli;
 
 import java.io.IOException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.report.MethodReport;
+import org.fabprobe.result.LogGPDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,12 +51,9 @@ final class LogGPCommand implements Callable<Integer>, MeetsMirror {
         var steps = session.progress("loggp", sizeList.length);
         var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls, steps,
                 probe -> new LogGPMethod(probe, sampler, steps).run(new LogGPMethod.Settings(sizeList, messages)));
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizeList));
-        settings.put("messages", messages);
-        method.describe(settings, sampler, calls, run);
-        var context = new MethodReport.Context(session.runFacts("loggp", run.transportFacts(), settings, startedAt),
-                run.warmupMs(), run.wallSeconds());
+        var facts = session.runFacts("loggp", run.transportFacts(), peer -> new LogGPDocument.Settings(SizeList.asList(sizeList),
+                messages, method.describe(sampler, calls, run), peer), startedAt);
+        var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;

@@ -16,7 +16,6 @@ import org.fabprobe.api.Durations;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.bindings.mpi.Mpi;
-import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
@@ -226,24 +225,12 @@ public final class MatrixCommand implements Callable<Integer> {
                     + " include scheduling" + (s.mode() == MatrixMethod.Mode.PARALLEL ? " (parallel: more ranks spin than CPUs)" : ""));
         }
         if (!overMpi) notes.add("control plane: " + world.selection().describe() + " (allgather, barriers, figures); timing: " + name);
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("mode", s.mode().label());
-        settings.put("latency_bytes", s.latencyBytes());
-        settings.put("repetitions", s.latencyReps());
-        settings.put("bandwidth_bytes", s.bandwidthBytes());
-        settings.put("bandwidth_repetitions", s.bandwidthReps());
-        settings.put("warmup", s.warmup());
-        settings.put("bandwidth_warmup", s.bandwidthWarmup());
-        settings.put("jit_warmup_round_trips", s.jitRounds());
-        settings.put("timeout_ms", s.timeoutNs() / 1_000_000);
-        settings.put("retries", s.retries());
-        settings.put("outlier_k", request.outlierK());
-        settings.put("outlier_ratio", request.outlierRatio());
-        settings.put("schedule", "round-robin (circle method): " + RoundRobin.rounds(world.size()) + " rounds of "
-                + RoundRobin.pairsPerRound(world.size()) + " disjoint pairs; the lower rank of a pair measures");
-        settings.put("launch", (launcher == null ? "launcher" : launcher.name()) + ", ranks " + world.size());
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "matrix", name, transportFacts, settings,
-                org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
+        var settings = new MatrixDocument.Settings(s.mode().label(), s.latencyBytes(), s.latencyReps(), s.bandwidthBytes(),
+                s.bandwidthReps(), s.warmup(), s.bandwidthWarmup(), s.jitRounds(), s.timeoutNs() / 1_000_000, s.retries(),
+                request.outlierK(), request.outlierRatio(), "round-robin (circle method): " + RoundRobin.rounds(world.size())
+                        + " rounds of " + RoundRobin.pairsPerRound(world.size()) + " disjoint pairs; the lower rank of a pair measures",
+                (launcher == null ? "launcher" : launcher.name()) + ", ranks " + world.size());
+        var run = RunFacts.of("matrix", name, transportFacts, settings, startedAt);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         return Optional.of(MatrixReport.document(run, result, request.outlierK(), request.outlierRatio(), wallSeconds, notes));
     }

@@ -10,6 +10,7 @@ import org.fabprobe.method.Sampler;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
 import org.fabprobe.pattern.Schedule;
+import org.fabprobe.result.MethodSettings;
 import picocli.CommandLine.Option;
 
 /** Options of the LogP methods: how hard to sample, and the run itself (probe session). */
@@ -41,16 +42,10 @@ final class MethodOptions {
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());
     }
 
-    void describe(Map<String, Object> settings, Sampler sampler, PingPong.Calls calls, Run<?> run) {
-        settings.put("calls", calls.label());
-        settings.put("calls_detail", describeCalls(calls));
-        if (!run.sendTiming().isEmpty()) settings.put("o_s_timing", run.sendTiming());
-        settings.put("sampling", sampler.toString());
-        settings.put("ci_target_percent", ciPercent);
-        settings.put("batch", batch);
-        settings.put("max_reps", maxReps);
-        settings.put("time_cap", timeCap);
-        settings.put("depth", DEPTH);
+    /** The settings a method's document records from these options and its run. */
+    MethodSettings describe(Sampler sampler, PingPong.Calls calls, Run<?> run) {
+        return new MethodSettings(calls.label(), describeCalls(calls), run.sendTiming().isEmpty() ? null : run.sendTiming(),
+                sampler.toString(), ciPercent, batch, maxReps, timeCap, DEPTH);
     }
 
     /** What the table's header and the JSON's settings.calls say about the calls. */

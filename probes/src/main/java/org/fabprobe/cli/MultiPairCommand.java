@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.fabprobe.ExitCode;
@@ -14,14 +12,13 @@ import org.fabprobe.FabprobeException;
 import org.fabprobe.api.Durations;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.clock.Clock;
-import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairModel;
 import org.fabprobe.report.MultiPairReport;
+import org.fabprobe.result.MultiPairDocument;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
@@ -162,24 +159,15 @@ final class MultiPairCommand implements Callable<Integer> {
             notes.add("no model fit: it needs at least 4 sizes > 0 from " + fromBytes + " B on");
         }
 
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("sizes", SizeList.asList(sizeList));
-        facts.put("pairs", result.pairs());
-        facts.put("pairing", "rank i < k pings rank i + k (MPI_Send, MPI_Recv; the partner MPI_Recv, MPI_Send)");
-        facts.put("repetitions", "n(x) = min(reps, max(1, volume / x))");
-        facts.put("reps", reps);
-        facts.put("volume_bytes", vol);
-        facts.put("samples", samples);
-        facts.put("warmup", warmup);
-        facts.put("jit_warmup", jitWarmup);
-        facts.put("fit_from_bytes", fromBytes);
-        facts.put("timing", "MPI_Barrier, then each pinging rank times its n(x) ping-pongs on the TSC minus one clock read;"
-                + " MPI_Gather (untimed) to rank 0; T_b(x) = median over samples of the maximum over pairs");
-        facts.put("fit", "relative least squares; profile over C (16 geometric steps between adjacent sizes) with B_r, T_1"
-                + " linear at each, then Levenberg-Marquardt (Hipparchus) on C, B_r, T_1; errors from its covariance");
-        facts.put("launch", "ranks " + ranks);
-        RunFacts run = new RunFacts("fabprobe " + Main.version(), "multipair", transport, result.transportFacts(), facts,
-                org.fabprobe.result.Host.of(HostFacts.collect()), Map.of(), Clock.facts(), startedAt);
+        var settings = new MultiPairDocument.Settings(SizeList.asList(sizeList), result.pairs(),
+                "rank i < k pings rank i + k (MPI_Send, MPI_Recv; the partner MPI_Recv, MPI_Send)",
+                "n(x) = min(reps, max(1, volume / x))", reps, vol, samples, warmup, jitWarmup, fromBytes,
+                "MPI_Barrier, then each pinging rank times its n(x) ping-pongs on the TSC minus one clock read;"
+                        + " MPI_Gather (untimed) to rank 0; T_b(x) = median over samples of the maximum over pairs",
+                "relative least squares; profile over C (16 geometric steps between adjacent sizes) with B_r, T_1"
+                        + " linear at each, then Levenberg-Marquardt (Hipparchus) on C, B_r, T_1; errors from its covariance",
+                "ranks " + ranks);
+        var run = RunFacts.of("multipair", transport, result.transportFacts(), settings, startedAt);
         var context = new MultiPairReport.Context(run, result, fromBytes, fit, wallSeconds, notes);
 
         org.fabprobe.Progress.end();

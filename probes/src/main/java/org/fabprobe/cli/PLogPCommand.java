@@ -2,13 +2,12 @@ package org.fabprobe.cli;
 
 import java.io.IOException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.method.PLogPMethod;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.report.MethodReport;
+import org.fabprobe.result.PLogPDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,14 +56,9 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
         var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
         var run = MethodOptions.run(session, limit, calls, steps,
                 probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate)));
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", SizeList.asList(sizeList));
-        settings.put("adaptive_limit_bytes", limit);
-        settings.put("validate", validate);
-        settings.put("saturation_eps", PLogPMethod.SATURATION_EPS);
-        method.describe(settings, sampler, calls, run);
-        var context = new MethodReport.Context(session.runFacts("plogp", run.transportFacts(), settings, startedAt),
-                run.warmupMs(), run.wallSeconds());
+        var facts = session.runFacts("plogp", run.transportFacts(), peer -> new PLogPDocument.Settings(SizeList.asList(sizeList),
+                limit, validate, PLogPMethod.SATURATION_EPS, method.describe(sampler, calls, run), peer), startedAt);
+        var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;

@@ -47,7 +47,7 @@ final class PingPongCommand implements Callable<Integer>, MeetsMirror {
     public Integer call() throws IOException {
         PingPongRequest request = request();
         PingPongResult result = PingPongAnalysis.run(request, session.progress("pingpong", request.sizes().length));
-        session.emit(PingPongReport.table(result), result.document(), PingPongReport.csv(result));
+        session.emit(PingPongReport.table(result), result.document(), PingPongReport.csv(result.document()));
         return 0;
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 import org.fabprobe.Progress;
 import org.fabprobe.Steps;
 import org.fabprobe.api.Durations;
@@ -12,6 +13,7 @@ import org.fabprobe.api.SessionSettings;
 import org.fabprobe.launch.Session;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
+import org.fabprobe.result.PeerSettings;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.TransportName;
 import picocli.CommandLine.Option;
@@ -103,8 +105,8 @@ final class SessionOptions {
     }
 
     /** The run's facts: the command's own settings plus these options, both hosts and the clock. */
-    RunFacts runFacts(String command, Map<String, String> transportFacts, Map<String, Object> settings,
-                      String startedAt) {
+    <S> RunFacts<S> runFacts(String command, Map<String, String> transportFacts, Function<PeerSettings, S> settings,
+                             String startedAt) {
         return settings().runFacts(command, facts, transportFacts, settings, startedAt);
     }
 

@@ -2,13 +2,13 @@ package org.fabprobe.cli;
 
 import java.io.IOException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.method.Sampler;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.report.MethodReport;
+import org.fabprobe.result.SignatureDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,12 +54,9 @@ final class SignatureCommand implements Callable<Integer>, MeetsMirror {
         var steps = session.progress("signature", 4 + bulk.length); // 4 curves (Delta = 0, g/2, g, 2g), then bulk
         var run = MethodOptions.run(session, bulk.length == 0 ? 0 : bulk[bulk.length - 1], calls, steps,
                 probe -> new SignatureMethod(probe, sampler, steps).run(new SignatureMethod.Settings(burstList, bulk)));
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("bursts", burstList);
-        settings.put("bulk_sizes", SizeList.asList(bulk));
-        method.describe(settings, sampler, calls, run);
-        var context = new MethodReport.Context(session.runFacts("signature", run.transportFacts(), settings, startedAt),
-                run.warmupMs(), run.wallSeconds());
+        var facts = session.runFacts("signature", run.transportFacts(), peer -> new SignatureDocument.Settings(
+                Arrays.stream(burstList).boxed().toList(), SizeList.asList(bulk), method.describe(sampler, calls, run), peer), startedAt);
+        var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));
         return 0;

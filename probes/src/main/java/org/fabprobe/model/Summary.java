@@ -15,4 +15,8 @@ package org.fabprobe.model;
  */
 public record Summary(int count, double min, double median, double p99, double max, double mean,
                       double stddev, double ci95, int outliers) {
+    /** These statistics of {@code count} samples with {@code outliers} (documents write the two apart from the rest). */
+    public Summary counting(int count, int outliers) {
+        return new Summary(count, min, median, p99, max, mean, stddev, ci95, outliers);
+    }
 }

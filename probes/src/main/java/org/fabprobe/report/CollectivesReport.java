@@ -14,7 +14,6 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.result.Stats;
 
 /**
  * MPI collectives (Santos et al.): per operation and number of processes p the Hockney fit
@@ -29,7 +28,7 @@ public final class CollectivesReport {
     private CollectivesReport() {}
 
     /** Run facts, the results for every p (in order), wall time and notes for the reader. */
-    public record Context(RunFacts run, List<Result> results, double wallSeconds, List<String> notes) {}
+    public record Context(RunFacts<CollectivesDocument.Settings> run, List<Result> results, double wallSeconds, List<String> notes) {}
 
     /**
      * The fits of one operation at one p (empty for barrier and for fewer than 3 sizes). n = 0
@@ -71,7 +70,7 @@ public final class CollectivesReport {
     // ---- table ------------------------------------------------------------------------
 
     public static String table(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
         b.append(String.format(Locale.ROOT, "fabprobe collectives  transport %s%s  clock %s  host %s%n", run.transport(),
@@ -131,7 +130,7 @@ public final class CollectivesReport {
     // ---- JSON ---------------------------------------------------------------------------
 
     public static CollectivesDocument document(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         List<CollectivesDocument.Operation> operations = new ArrayList<>();
         for (Operation op : operations(c)) {
             operations.add(new CollectivesDocument.Operation(op.id, op.messageLength, op.aggregateFactorName()));
@@ -151,15 +150,11 @@ public final class CollectivesReport {
                         barrier ? ps.getFirst().median().value() : null, barrier ? ps.getFirst().median().ci95() : null));
             }
         }
-        return new CollectivesDocument(CollectivesDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                operations, runs, results, notes(c));
+        return new CollectivesDocument(run.header(CollectivesDocument.SCHEMA, c.wallSeconds()), operations, runs, results, notes(c));
     }
 
     private static CollectivesDocument.Point point(Point p) {
-        Summary s = p.summary();
-        return new CollectivesDocument.Point(p.sizeBytes(), s.count(), Stats.of(s), p.median().ci95(), s.outliers(),
-                p.converged(), p.wallMs());
+        return new CollectivesDocument.Point(p.sizeBytes(), p.summary(), p.median().ci95(), p.converged(), p.wallMs());
     }
 
     // ---- CSV ----------------------------------------------------------------------------
@@ -187,9 +182,8 @@ public final class CollectivesReport {
     public static String part(Result r) {
         List<CollectivesDocument.PartPoint> points = new ArrayList<>();
         for (Point p : r.points()) {
-            Summary s = p.summary();
-            points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), s.count(), Stats.of(s),
-                    p.median().value(), p.median().ci95(), s.outliers(), p.converged(), p.wallMs()));
+            points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), p.summary(), p.median().value(),
+                    p.median().ci95(), p.converged(), p.wallMs()));
         }
         return ResultJson.write(new CollectivesDocument.Part(r.procs(), r.transportFacts(), r.timerOverheadNs(),
                 r.jitWarmupMs(), points));
@@ -199,7 +193,7 @@ public final class CollectivesReport {
         CollectivesDocument.Part part = ResultJson.read(text, CollectivesDocument.Part.class);
         List<Point> points = new ArrayList<>();
         for (CollectivesDocument.PartPoint m : part.points()) {
-            points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.summary(),
+            points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.timeNs(),
                     new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs()));
         }
         return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points);

@@ -36,7 +36,7 @@ public final class MatrixReport {
     private MatrixReport() {}
 
     /** The document of a run: rank 0's figures, analysed with {@code k} and {@code minRatio}. */
-    public static MatrixDocument document(RunFacts run, MatrixMethod.Result r, double k, double minRatio, double wallSeconds,
+    public static MatrixDocument document(RunFacts<MatrixDocument.Settings> run, MatrixMethod.Result r, double k, double minRatio, double wallSeconds,
                                           List<String> notes) {
         int n = r.ranks();
         List<String> hosts = r.hosts();
@@ -86,9 +86,7 @@ public final class MatrixReport {
         Timing timing = timing(r, pairs);
         List<Estimate> estimates = new ArrayList<>();
         for (int ranks : ESTIMATED_RANKS) estimates.add(estimate(ranks, n, r.settings().mode(), timing));
-        return new MatrixDocument(MatrixDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds,
-                r.settings().mode().label(), n, RoundRobin.rounds(n), r.settings().latencyBytes(), r.settings().bandwidthBytes(),
+        return new MatrixDocument(run.header(MatrixDocument.SCHEMA, wallSeconds), r.settings().mode().label(), n, RoundRobin.rounds(n), r.settings().latencyBytes(), r.settings().bandwidthBytes(),
                 hosts, pairs, perRank, perHost, summary, rule, outliers, timing, estimates, List.copyOf(notes));
     }
 

@@ -15,6 +15,7 @@ import org.fabprobe.model.ParameterSet;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.LogGPDocument;
 import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.MethodSettings;
 import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.SampledValue;
@@ -30,11 +31,11 @@ public final class MethodReport {
     private MethodReport() {}
 
     /** Run facts and timings every method report shares. */
-    public record Context(RunFacts run, double warmupMs, double wallSeconds) {}
+    public record Context<S extends MethodSettings.Holder>(RunFacts<S> run, double warmupMs, double wallSeconds) {}
 
     // ---- loggp --------------------------------------------------------------------------
 
-    public static String table(Context c, LogGPMethod.Result r) {
+    public static String table(Context<?> c, LogGPMethod.Result r) {
         StringBuilder b = header(c, "loggp", "PRTT(n,d,s), n = " + r.messages());
         b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %20s %9s%n", "size", "PRTT(1,0,s) µs",
                 "PRTT(n,0,s) µs", "g+(s-1)G µs", "o µs", "d µs"));
@@ -47,17 +48,15 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static LogGPDocument document(Context c, LogGPMethod.Result r) {
-        RunFacts run = c.run();
+    public static LogGPDocument document(Context<LogGPDocument.Settings> c, LogGPMethod.Result r) {
+        var run = c.run();
         List<LogGPDocument.Size> sizes = new ArrayList<>();
         for (LogGPMethod.SizePrtt p : r.sizes()) {
             sizes.add(new LogGPDocument.Size(p.size(), sampled(p.prtt1()), sampled(p.prttN()),
                     sampled(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), p.gapAll(),
                     p.overhead()));
         }
-        return new LogGPDocument(LogGPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), withSharedCpu(c, MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r))), r.notes(),
+        return new LogGPDocument(run.header(LogGPDocument.SCHEMA, c.wallSeconds()), MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), withSharedCpu(c, MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r))), r.notes(),
                 r.messages(), sizes);
     }
 
@@ -72,7 +71,7 @@ public final class MethodReport {
 
     // ---- plogp --------------------------------------------------------------------------
 
-    public static String table(Context c, PLogPMethod.Result r) {
+    public static String table(Context<?> c, PLogPMethod.Result r) {
         StringBuilder b = header(c, "plogp", "fast parameterized LogP (Kielmann et al.)");
         PLogPMethod.Saturation g0 = r.gap0();
         b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  L %s µs%n", us(g0.gap()),
@@ -96,8 +95,8 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static PLogPDocument document(Context c, PLogPMethod.Result r) {
-        RunFacts run = c.run();
+    public static PLogPDocument document(Context<PLogPDocument.Settings> c, PLogPMethod.Result r) {
+        var run = c.run();
         List<PLogPDocument.Size> sizes = new ArrayList<>();
         for (PLogPMethod.SizeParams p : r.sizes()) {
             sizes.add(new PLogPDocument.Size(p.size(), p.origin(), sampled(p.sendOverhead()),
@@ -107,8 +106,7 @@ public final class MethodReport {
         double[] ms = r.phasesMs();
         var timing = new MethodDocument.Timing(ms[0], ms[1], ms[2], ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2]),
                 c.warmupMs());
-        return new PLogPDocument(PLogPDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), timing, ranges(r.loggp()),
+        return new PLogPDocument(run.header(PLogPDocument.SCHEMA, c.wallSeconds()), timing, ranges(r.loggp()),
                 withSharedCpu(c, MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value())), r.notes(), saturation(r.gap0()), r.latency(), sizes);
     }
 
@@ -126,7 +124,7 @@ public final class MethodReport {
 
     // ---- signature ----------------------------------------------------------------------
 
-    public static String table(Context c, SignatureMethod.Result r) {
+    public static String table(Context<?> c, SignatureMethod.Result r) {
         StringBuilder b = header(c, "signature", "Culler et al.: cost per request vs burst length M, per Delta");
         List<SignatureMethod.Curve> curves = r.curves();
         b.append(String.format(Locale.ROOT, "%8s", "M"));
@@ -155,8 +153,8 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static SignatureDocument document(Context c, SignatureMethod.Result r) {
-        RunFacts run = c.run();
+    public static SignatureDocument document(Context<SignatureDocument.Settings> c, SignatureMethod.Result r) {
+        var run = c.run();
         List<SignatureDocument.Curve> curves = new ArrayList<>();
         for (SignatureMethod.Curve cv : r.curves()) {
             List<SignatureDocument.Point> points = new ArrayList<>();
@@ -170,9 +168,7 @@ public final class MethodReport {
             bulk.add(new SignatureDocument.Bulk(k.size(), sampled(k.sendOverhead()), k.gap()));
         }
         List<ParameterSet> sets = List.of(r.parameters());
-        return new SignatureDocument(SignatureDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(),
-                MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), withSharedCpu(c, MethodFlags.of(sets, r.notes(), r.rtt().value())), r.notes(),
+        return new SignatureDocument(run.header(SignatureDocument.SCHEMA, c.wallSeconds()), MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), withSharedCpu(c, MethodFlags.of(sets, r.notes(), r.rtt().value())), r.notes(),
                 sampled(r.rtt()), curves, bulk);
     }
 
@@ -189,16 +185,16 @@ public final class MethodReport {
 
     // ---- shared -------------------------------------------------------------------------
 
-    private static StringBuilder header(Context c, String command, String method) {
-        RunFacts run = c.run();
+    private static StringBuilder header(Context<?> c, String command, String method) {
+        var run = c.run();
         String library = run.transportFacts().getOrDefault("library", "");
-        Object calls = run.settings().get("calls_detail");
-        Object timing = run.settings().get("o_s_timing");
-        if (calls != null && timing != null) calls = calls + "; o_s timed by " + timing;
+        MethodSettings settings = run.settings().method();
+        String calls = settings.callsDetail();
+        if (settings.oSTiming() != null) calls = calls + "; o_s timed by " + settings.oSTiming();
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
-                run.host().hostname() + run.headerNote(), method, run.settings().get("sampling"),
-                calls == null ? "" : "calls: " + calls + "\n"));
+                run.host().hostname() + run.headerNote(), method, settings.sampling(),
+                "calls: " + calls + "\n"));
     }
 
     private static void parameters(StringBuilder b, String title, List<ParameterSet> sets) {
@@ -213,7 +209,7 @@ public final class MethodReport {
         }
     }
 
-    private static void footer(StringBuilder b, Context c, List<ParameterSet> sets, List<String> notes,
+    private static void footer(StringBuilder b, Context<?> c, List<ParameterSet> sets, List<String> notes,
                                ToDoubleFunction<ParameterSet> rttNs,
                                String timing) {
         List<String> flags = withSharedCpu(c, MethodFlags.of(sets, notes, rttNs));
@@ -223,7 +219,7 @@ public final class MethodReport {
     }
 
     /** A method's flags, after the one that says measure and mirror shared a CPU. */
-    private static List<String> withSharedCpu(Context c, List<String> flags) {
+    private static List<String> withSharedCpu(Context<?> c, List<String> flags) {
         String shared = c.run().sharedCpuFlag();
         if (shared == null) return flags;
         List<String> all = new ArrayList<>(List.of(shared));

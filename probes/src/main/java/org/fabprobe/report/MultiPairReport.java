@@ -25,7 +25,7 @@ public final class MultiPairReport {
     private MultiPairReport() {}
 
     /** Everything a report shows; {@code fit} empty when not fitted (see the notes). */
-    public record Context(RunFacts run, Result result, long fitFromBytes, Optional<MultiPairFit> fit, double wallSeconds,
+    public record Context(RunFacts<MultiPairDocument.Settings> run, Result result, long fitFromBytes, Optional<MultiPairFit> fit, double wallSeconds,
                          List<String> notes) {}
 
     /** The model's fit over the sizes from {@code fromBytes} on (the model is for 2 pairs: empty otherwise). */
@@ -48,7 +48,7 @@ public final class MultiPairReport {
     // ---- table ------------------------------------------------------------------------
 
     public static String table(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         Result r = c.result();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
@@ -107,7 +107,7 @@ public final class MultiPairReport {
 
     /** The typed document (schema fabprobe.multipair/1). */
     public static MultiPairDocument document(Context c) {
-        RunFacts run = c.run();
+        var run = c.run();
         Result r = c.result();
         List<MultiPairDocument.Size> sizes = new ArrayList<>();
         for (Point p : r.points()) {
@@ -120,8 +120,7 @@ public final class MultiPairReport {
                 f.chunkBytes(), f.chunkErrBytes(), f.chunkResolved(), f.rawMBs(), f.rawErrMBs(), f.t1Ns(), f.t1ErrNs(),
                 f.rmsRelResidual(), "one standard error (covariance of the Levenberg-Marquardt fit, scaled by the residual variance)"))
                 .orElse(null);
-        return new MultiPairDocument(MultiPairDocument.SCHEMA, run.tool(), run.command(), run.transport(), run.transportFacts(),
-                run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), c.wallSeconds(), r.pairs(),
+        return new MultiPairDocument(run.header(MultiPairDocument.SCHEMA, c.wallSeconds()), r.pairs(),
                 r.timerOverheadNs(), r.jitWarmupMs(), sizes, model, c.notes());
     }
 

@@ -1,13 +1,11 @@
 package org.fabprobe.report;
 
 import java.util.Locale;
-import org.fabprobe.api.PingPongAnalysis;
 import org.fabprobe.api.PingPongResult;
-import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.api.SizePoint;
-import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.HockneyRange;
+import org.fabprobe.result.PingPongDocument;
 
 
 /**
@@ -20,7 +18,7 @@ public final class PingPongReport {
     private PingPongReport() {}
 
     public static String table(PingPongResult r) {
-        RunFacts run = r.run();
+        PingPongDocument run = r.document();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
         String congestionControl = run.transportFacts().get("tcp_congestion_control"); // paces the large sizes
@@ -28,55 +26,55 @@ public final class PingPongReport {
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
         b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname(), run.headerNote()));
+                library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname(), r.headerNote()));
         b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
                 "median µs", "p99 µs", "max µs", "MB/s", "outliers"));
-        for (SizePoint p : r.points()) {
+        for (PingPongDocument.Size p : run.sizes()) {
             Summary s = p.halfRttNs();
             b.append(String.format(Locale.ROOT, "%10s %7d %11.3f %11.3f %11.3f %11.3f %12.1f %8d%s%n", human(p.sizeBytes()),
-                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMBs(), s.outliers(),
+                    s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMbS(), s.outliers(),
                     remeasuredNote(p)));
         }
         b.append("half round-trip times; max: the longest, where a preemption shows; MB/s = size / median.\n");
-        if (r.fits().isEmpty()) {
+        if (run.hockney().isEmpty()) {
             b.append("Hockney fit: needs at least 3 sizes.\n");
         } else {
             b.append("Hockney fit t(n) = t0 + n / r_inf per size range:\n");
             b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %8s%n", "range", "t0 µs", "r_inf MB/s",
                     "n_1/2 B", "rms"));
-            for (HockneyFit f : r.fits()) {
+            for (HockneyRange f : run.hockney()) {
                 String range = human(f.fromBytes()) + " .. " + human(f.toBytes());
                 String t0 = String.format(Locale.ROOT, "%.3f ± %.3f", f.t0Ns() / 1e3, f.t0ErrNs() / 1e3);
-                boolean flat = Double.isInfinite(f.rInfMBs());
+                boolean flat = !Double.isFinite(f.rInfMbS()); // infinite, or null once written
                 String rInf = flat ? "∞ (flat)"
-                        : String.format(Locale.ROOT, "%.0f ± %.0f", f.rInfMBs(), f.rInfErrMBs());
+                        : String.format(Locale.ROOT, "%.0f ± %.0f", f.rInfMbS(), f.rInfErrMbS());
                 String nHalf = flat ? "∞" : String.format(Locale.ROOT, "%.0f", f.nHalfBytes());
                 b.append(String.format(Locale.ROOT, "  %-21s %19s %21s %12s %7.2f%%%n", range, t0, rInf, nHalf,
                         f.rmsRelResidual() * 100));
             }
         }
-        for (String flag : PingPongAnalysis.flags(r)) b.append("flag: ").append(flag).append('\n');
-        b.append(String.format(Locale.ROOT, "wall time %.2f s%n", r.wallSeconds()));
+        for (String flag : run.flags()) b.append("flag: ").append(flag).append('\n');
+        b.append(String.format(Locale.ROOT, "wall time %.2f s%n", run.wallSeconds()));
         return b.toString();
     }
 
     /** A disturbed size's row says so, and how often it was measured. */
-    private static String remeasuredNote(SizePoint p) {
+    private static String remeasuredNote(PingPongDocument.Size p) {
         String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
         if (p.disturbed()) return "  DISTURBED" + (times.isEmpty() ? "" : ", " + times);
         return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
     }
 
-    public static String csv(PingPongResult r) {
+    public static String csv(PingPongDocument d) {
         StringBuilder b = new StringBuilder(
                 "size_bytes,repetitions,min_ns,median_ns,p99_ns,max_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s\n");
-        for (SizePoint p : r.points()) {
+        for (PingPongDocument.Size p : d.sizes()) {
             Summary s = p.halfRttNs();
             b.append(p.sizeBytes()).append(',').append(s.count());
             for (double ns : new double[] {s.min(), s.median(), s.p99(), s.max(), s.mean(), s.stddev(), s.ci95()}) {
                 b.append(',').append(csvNumber("%.1f", ns));
             }
-            b.append(',').append(s.outliers()).append(',').append(csvNumber("%.3f", p.bandwidthMBs())).append('\n');
+            b.append(',').append(s.outliers()).append(',').append(csvNumber("%.3f", p.bandwidthMbS())).append('\n');
         }
         return b.toString();
     }

@@ -6,7 +6,6 @@ import java.util.Locale;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
-import org.fabprobe.result.Stats;
 
 /** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/2) and CSV. */
 public final class StreamReport {
@@ -21,7 +20,7 @@ public final class StreamReport {
      */
     public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate, boolean disturbed) {}
 
-    public static String table(RunFacts run, List<Point> points, double wallSeconds) {
+    public static String table(RunFacts<?> run, List<Point> points, double wallSeconds) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%s%n", run.transport(),
                 run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
@@ -39,20 +38,18 @@ public final class StreamReport {
         return b.toString();
     }
 
-    public static BandwidthDocument document(RunFacts run, List<Point> points, double wallSeconds) {
+    public static BandwidthDocument document(RunFacts<BandwidthDocument.Settings> run, List<Point> points, double wallSeconds) {
         List<BandwidthDocument.Size> sizes = new ArrayList<>();
         for (Point p : points) {
-            Summary s = p.windowNs();
-            sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), s.count(), Stats.of(s), s.outliers(),
-                    p.bandwidthMBs(), p.messageRate(), p.disturbed()));
+            sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), p.windowNs(), p.bandwidthMBs(), p.messageRate(),
+                    p.disturbed()));
         }
-        return new BandwidthDocument(BandwidthDocument.SCHEMA, run.tool(), run.command(), run.transport(),
-                run.transportFacts(), run.settings(), run.host(), run.mirrorHost(), run.clock(), run.startedAt(), wallSeconds, sizes,
+        return new BandwidthDocument(run.header(BandwidthDocument.SCHEMA, wallSeconds), sizes,
                 flags(run, points));
     }
 
     /** A shared CPU, and the sizes whose windows were disturbed: never printed as if fine. */
-    static List<String> flags(RunFacts run, List<Point> points) {
+    static List<String> flags(RunFacts<?> run, List<Point> points) {
         List<String> flags = new ArrayList<>();
         if (run.sharedCpuFlag() != null) flags.add(run.sharedCpuFlag());
         List<String> disturbed = points.stream().filter(Point::disturbed).map(p -> PingPongReport.human(p.sizeBytes())).toList();

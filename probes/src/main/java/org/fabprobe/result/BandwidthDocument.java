@@ -1,18 +1,45 @@
 package org.fabprobe.result;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Summary;
 
 /** Schema fabprobe.bandwidth/2: streaming bandwidth, windows of back-to-back messages per size. */
-public record BandwidthDocument(String schema, String tool, String command, String transport,
-                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
+public record BandwidthDocument(@JsonUnwrapped RunHeader<Settings> header, List<Size> sizes,
                                 List<String> flags)
         implements RunDocument {
     public static final String SCHEMA = "fabprobe.bandwidth/2";
 
-    /** One size: the time of each window (ns), bandwidth (MB/s), messages per second, and whether it was disturbed. */
-    public record Size(long sizeBytes, int window, int windows, Stats windowNs, int outliers, double bandwidthMbS,
-                       double messageRate, boolean disturbed) {}
+    /** bandwidth's inputs, then the session's. */
+    public record Settings(List<Long> sizes, int window, int warmup, int repetitions, @JsonUnwrapped PeerSettings peer) {}
+
+    /**
+     * One size: the time of each window (ns), bandwidth (MB/s), messages per second, and whether it was disturbed.
+     * The statistics' count and outliers are written beside them, as windows and outliers.
+     */
+    @JsonPropertyOrder({"size_bytes", "window", "windows", "window_ns", "outliers"})
+    public record Size(long sizeBytes, int window, @JsonIgnoreProperties({"count", "outliers"}) Summary windowNs,
+                       double bandwidthMbS, double messageRate, boolean disturbed) {
+        @JsonCreator
+        static Size read(@JsonProperty("size_bytes") long sizeBytes, @JsonProperty("window") int window,
+                         @JsonProperty("windows") int windows, @JsonProperty("window_ns") Summary windowNs,
+                         @JsonProperty("outliers") int outliers, @JsonProperty("bandwidth_mb_s") double bandwidthMbS,
+                         @JsonProperty("message_rate") double messageRate, @JsonProperty("disturbed") boolean disturbed) {
+            return new Size(sizeBytes, window, windowNs.counting(windows, outliers), bandwidthMbS, messageRate, disturbed);
+        }
+
+        @JsonProperty
+        public int windows() {
+            return windowNs.count();
+        }
+
+        @JsonProperty
+        public int outliers() {
+            return windowNs.outliers();
+        }
+    }
 }

@@ -1,18 +1,19 @@
 package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.loggp/1: LogGP by Hoefler et al.'s PRTT(n, d, s) per size, parameters per size range. */
-public record LogGPDocument(String schema, String tool, String command, String transport,
-                            Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                            Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+public record LogGPDocument(@JsonUnwrapped RunHeader<Settings> header, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
                             int messages, List<Size> sizes) implements MethodDocument {
     public static final String SCHEMA = "fabprobe.loggp/1";
+
+    /** loggp's inputs, the methods' shared sampling settings, then the session's. */
+    public record Settings(List<Long> sizes, int messages, @JsonUnwrapped MethodSettings method,
+                           @JsonUnwrapped PeerSettings peer) implements MethodSettings.Holder {}
 
     /** One size s: the three PRTTs, the delay d, g + (s-1)G and o. */
     public record Size(long sizeBytes, @JsonProperty("prtt_1_0_ns") SampledValue prtt10Ns,

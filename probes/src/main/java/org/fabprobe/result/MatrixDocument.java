@@ -1,8 +1,7 @@
 package org.fabprobe.result;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 
 /**
  * Schema fabprobe.matrix/1: every pair of n ranks (LinkTest's all-pairs scheme), its 8 B half
@@ -10,14 +9,17 @@ import org.fabprobe.clock.ClockFacts;
  * named; and what 1 000 and 10 000 ranks would cost. Times in ns (wall times in ms),
  * bandwidth in MB/s (10^6 B/s).
  */
-public record MatrixDocument(String schema, String tool, String command, String transport,
-                             Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                             Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds,
-                             String mode, int ranks, int rounds, long latencyBytes, long bandwidthBytes,
-                             List<String> rankHosts, List<Pair> pairs, List<Group> perRank, List<Group> perHost,
+public record MatrixDocument(@JsonUnwrapped RunHeader<Settings> header, String mode, int ranks, int rounds,
+                             long latencyBytes, long bandwidthBytes, List<String> rankHosts, List<Pair> pairs,
+                             List<Group> perRank, List<Group> perHost,
                              Summary summary, OutlierRule outlierRule, List<Outlier> outliers, Timing timing,
                              List<Estimate> estimates, List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.matrix/1";
+
+    /** matrix's inputs: the schedule, its sizes and counts, the outlier rule's parameters and the launch. */
+    public record Settings(String mode, long latencyBytes, int repetitions, long bandwidthBytes, int bandwidthRepetitions,
+                           int warmup, int bandwidthWarmup, int jitWarmupRoundTrips, long timeoutMs, int retries,
+                           double outlierK, double outlierRatio, String schedule, String launch) {}
 
     /**
      * One pair, as its lower rank {@code a} measured it with {@code b}.

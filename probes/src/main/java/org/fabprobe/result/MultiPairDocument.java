@@ -2,21 +2,28 @@ package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 
 /**
  * Schema fabprobe.multipair/1: IMB PingPong in multi mode, k pairs at once, per size x the
  * repetitions n(x), T_b(x) and the aggregated bandwidth b(x); for 2 pairs Hager and Wellein's
  * model (chunk C, raw bandwidth B_r, latency T_1, each with one standard error), else null.
  */
-public record MultiPairDocument(String schema, String tool, String command, String transport,
-                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds,
-                                int pairs, double timerOverheadNs, double jitWarmupMs, List<Size> sizes, Model model,
-                                List<String> notes) implements RunDocument {
+public record MultiPairDocument(@JsonUnwrapped RunHeader<Settings> header, int pairs, double timerOverheadNs,
+                                double jitWarmupMs, List<Size> sizes, Model model, List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.multipair/1";
+
+    /**
+     * multipair's inputs and how it measured.
+     *
+     * @param repetitions how n(x) follows from reps and volume_bytes
+     * @param timing      how a sample is timed
+     * @param fit         how the model is fitted
+     */
+    public record Settings(List<Long> sizes, int pairs, String pairing, String repetitions, long reps, long volumeBytes,
+                           int samples, int warmup, String jitWarmup, long fitFromBytes, String timing, String fit,
+                           String launch) {}
 
     /**
      * One size x: n(x) ping-pongs per pair and timed loop, the slowest pair's loop per sample

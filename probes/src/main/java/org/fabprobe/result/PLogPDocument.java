@@ -2,19 +2,21 @@ package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.plogp/1: parameterized LogP (Kielmann et al.) per size, LogGP per size range. */
-public record PLogPDocument(String schema, String tool, String command, String transport,
-                            Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                            Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+public record PLogPDocument(@JsonUnwrapped RunHeader<Settings> header, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
                             Saturation g0, @JsonProperty("L_ns") Estimate latencyNs, List<Size> sizes)
         implements MethodDocument {
     public static final String SCHEMA = "fabprobe.plogp/1";
+
+    /** plogp's inputs, the methods' shared sampling settings, then the session's. */
+    public record Settings(List<Long> sizes, long adaptiveLimitBytes, boolean validate, double saturationEps,
+                           @JsonUnwrapped MethodSettings method, @JsonUnwrapped PeerSettings peer)
+            implements MethodSettings.Holder {}
 
     /** g by saturation: a train of {@code messages} empty messages. */
     public record Saturation(Estimate gNs, int messages, boolean saturated, @JsonProperty("rtt_n_ns") SampledValue rttNNs, double wallMs) {}

@@ -1,21 +1,49 @@
 package org.fabprobe.result;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.model.Summary;
 
 /** Schema fabprobe.pingpong/2: the half round-trip sweep and its Hockney fit per size range. */
-public record PingPongDocument(String schema, String tool, String command, String transport,
-                               Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                               Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, List<Size> sizes,
+public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<Size> sizes,
                                List<HockneyRange> hockney, List<String> flags) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/2";
+
+    /** pingpong's inputs, then the session's. */
+    public record Settings(List<Long> sizes, int warmup, int repetitions, String calls, int jitWarmupRoundTripsMax,
+                           @JsonUnwrapped PeerSettings peer) {}
 
     /**
      * One message size: half round-trip times (ns), the median's distribution-free 95 % interval
      * (half-width, ns; accept judges the median with it) and bandwidth (MB/s = 10^6 B/s, size / median);
      * remeasured: times it was measured again because it was disturbed; disturbed: its last measurement was too.
+     * The statistics' count and outliers are written beside them, as repetitions and outliers.
      */
-    public record Size(long sizeBytes, int repetitions, Stats halfRttNs, double medianCi95Ns, int outliers, double bandwidthMbS,
-                       double wallMs, int remeasured, boolean disturbed) {}
+    @JsonPropertyOrder({"size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers"})
+    public record Size(long sizeBytes, @JsonIgnoreProperties({"count", "outliers"}) Summary halfRttNs, double medianCi95Ns,
+                       double bandwidthMbS, double wallMs, int remeasured, boolean disturbed) {
+        @JsonCreator
+        static Size read(@JsonProperty("size_bytes") long sizeBytes, @JsonProperty("repetitions") int repetitions,
+                         @JsonProperty("half_rtt_ns") Summary halfRttNs, @JsonProperty("median_ci95_ns") double medianCi95Ns,
+                         @JsonProperty("outliers") int outliers, @JsonProperty("bandwidth_mb_s") double bandwidthMbS,
+                         @JsonProperty("wall_ms") double wallMs, @JsonProperty("remeasured") int remeasured,
+                         @JsonProperty("disturbed") boolean disturbed) {
+            return new Size(sizeBytes, halfRttNs.counting(repetitions, outliers), medianCi95Ns, bandwidthMbS, wallMs, remeasured,
+                    disturbed);
+        }
+
+        @JsonProperty
+        public int repetitions() {
+            return halfRttNs.count();
+        }
+
+        @JsonProperty
+        public int outliers() {
+            return halfRttNs.outliers();
+        }
+    }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -52,19 +53,42 @@ public final class ResultJson {
     /** Reads a document written by {@link #write}; malformed or foreign text throws IllegalArgumentException. */
     public static <T> T read(String text, Class<T> type) {
         try {
-            return MAPPER.readValue(text, type);
+            T value = MAPPER.readValue(text, type);
+            // an unwrapped component (the run header) takes every name it does not know, so Jackson cannot refuse them itself
+            String unknown = unknownField(MAPPER.readTree(text), MAPPER.valueToTree(value), "");
+            if (unknown != null) throw new IllegalArgumentException("Unrecognized field \"" + unknown + "\" in " + type.getSimpleName());
+            return value;
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e.getOriginalMessage(), e);
         }
     }
 
+    /** The path of the first field of {@code read} that {@code written} (the record read, written again) lacks, or null. */
+    private static String unknownField(JsonNode read, JsonNode written, String path) {
+        if (read.isObject()) {
+            for (var field : read.properties()) {
+                JsonNode mine = written.get(field.getKey());
+                String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+                if (mine == null) return at;
+                String deeper = unknownField(field.getValue(), mine, at);
+                if (deeper != null) return deeper;
+            }
+        } else if (read.isArray() && written.isArray() && read.size() == written.size()) {
+            for (int i = 0; i < read.size(); i++) {
+                String deeper = unknownField(read.get(i), written.get(i), path + "[" + i + "]");
+                if (deeper != null) return deeper;
+            }
+        }
+        return null;
+    }
+
     /** A document as Jackson's tree, as {@link #write} would write it (accept keeps its measurements' documents so). */
-    public static com.fasterxml.jackson.databind.JsonNode toTree(Object document) {
+    public static JsonNode toTree(Object document) {
         return MAPPER.valueToTree(document);
     }
 
     /** Any JSON as Jackson's tree (tests, schema validation). */
-    public static com.fasterxml.jackson.databind.JsonNode tree(String text) {
+    public static JsonNode tree(String text) {
         try {
             return MAPPER.readTree(text);
         } catch (JsonProcessingException e) {

@@ -4,32 +4,49 @@ import java.util.Map;
 import org.fabprobe.clock.ClockFacts;
 
 /**
- * What every measuring command's document starts with: its schema name, the tool, the run's
- * inputs (settings), the transport and its facts, the host, the clock, and when it started.
- * Settings and transport facts are open sets of names (each command and library has its own),
- * so they stay maps; their schemas list the names each command writes.
+ * A measuring command's document: its {@link RunHeader} and the command's own fields. The
+ * header's fields are readable here directly; the settings through {@code header()}, typed per command.
  */
 public interface RunDocument {
-    String schema();
+    RunHeader<?> header();
 
-    String tool();
+    default String schema() {
+        return header().schema();
+    }
 
-    String command();
+    default String tool() {
+        return header().tool();
+    }
 
-    String transport();
+    default String command() {
+        return header().command();
+    }
 
-    Map<String, String> transportFacts();
+    default String transport() {
+        return header().transport();
+    }
 
-    Map<String, Object> settings();
+    default Map<String, String> transportFacts() {
+        return header().transportFacts();
+    }
 
-    Host host();
+    default Host host() {
+        return header().host();
+    }
 
-    /** The mirror's host (empty where the mirror runs this same command line: MPI, collectives). */
-    Map<String, String> mirrorHost();
+    default Map<String, String> mirrorHost() {
+        return header().mirrorHost();
+    }
 
-    ClockFacts clock();
+    default ClockFacts clock() {
+        return header().clock();
+    }
 
-    String startedAt();
+    default String startedAt() {
+        return header().startedAt();
+    }
 
-    double wallSeconds();
+    default double wallSeconds() {
+        return header().wallSeconds();
+    }
 }

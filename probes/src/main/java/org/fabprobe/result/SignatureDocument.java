@@ -1,18 +1,19 @@
 package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.Map;
-import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.Estimate;
 
 /** Schema fabprobe.signature/1: Culler et al.'s signature, cost per request against burst length per delay. */
-public record SignatureDocument(String schema, String tool, String command, String transport,
-                                Map<String, String> transportFacts, Map<String, Object> settings, Host host,
-                                Map<String, String> mirrorHost, ClockFacts clock, String startedAt, double wallSeconds, Timing timing,
+public record SignatureDocument(@JsonUnwrapped RunHeader<Settings> header, Timing timing,
                                 List<ParameterRange> parameters, List<String> flags, List<String> notes,
                                 SampledValue rttNs, List<Curve> curves, List<Bulk> bulk) implements MethodDocument {
     public static final String SCHEMA = "fabprobe.signature/1";
+
+    /** signature's inputs, the methods' shared sampling settings, then the session's. */
+    public record Settings(List<Integer> bursts, List<Long> bulkSizes, @JsonUnwrapped MethodSettings method,
+                           @JsonUnwrapped PeerSettings peer) implements MethodSettings.Holder {}
 
     /** One delay Delta between requests: the cost per request at each burst length M. */
     public record Curve(double delayNs, Estimate steadyStateNs, List<Point> points) {}

@@ -13,6 +13,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.fabprobe.cli.Main;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.Estimate;
+import org.fabprobe.model.Summary;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.HockneyRange;
@@ -20,7 +21,7 @@ import org.fabprobe.result.Host;
 import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.result.Stats;
+import org.fabprobe.result.RunHeader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,9 +105,10 @@ class PlotsTest {
 
     @Test
     void compareRawAndMpiSideBySidePerParameter() throws Exception {
-        PLogPDocument mpi = new PLogPDocument(plogp.schema(), plogp.tool(), plogp.command(), "mpi:openmpi/ob1:vader",
-                plogp.transportFacts(), plogp.settings(), plogp.host(), plogp.mirrorHost(), plogp.clock(), plogp.startedAt(), plogp.wallSeconds(),
-                plogp.timing(), plogp.parameters().stream().map(PlotsTest::slower).toList(), plogp.flags(), plogp.notes(),
+        var h = plogp.header();
+        var mpiHeader = new RunHeader<>(h.schema(), h.tool(), h.command(), "mpi:openmpi/ob1:vader", h.transportFacts(), h.settings(),
+                h.host(), h.mirrorHost(), h.clock(), h.startedAt(), h.wallSeconds());
+        PLogPDocument mpi = new PLogPDocument(mpiHeader, plogp.timing(), plogp.parameters().stream().map(PlotsTest::slower).toList(), plogp.flags(), plogp.notes(),
                 plogp.g0(), plogp.latencyNs(), plogp.sizes());
         List<CompareDocument.Range> ranges = new ArrayList<>();
         for (ParameterRange m : mpi.parameters()) {
@@ -144,18 +146,21 @@ class PlotsTest {
             List<CollectivesDocument.Point> points = new ArrayList<>();
             for (long n = 8; n <= 65536; n *= 4) {
                 double t = 1000 * p + n / (1000.0 / p) * 1e3 / 1e3;
-                points.add(new CollectivesDocument.Point(n, 100, new Stats(t * 0.9, t, t * 1.3, t * 2, t * 1.05, t * 0.1, t * 0.02),
-                        t * 0.03, 2, true, 5));
+                points.add(new CollectivesDocument.Point(n, new Summary(100, t * 0.9, t, t * 1.3, t * 2, t * 1.05, t * 0.1, t * 0.02, 2),
+                        t * 0.03, true, 5));
             }
             results.add(new CollectivesDocument.Result("bcast", p, points,
                     List.of(new HockneyRange(8, 65536, 7, 1000 * p, 20, 1000.0 / p, 10, p * 1000 * 1000.0 / p / 1e3, 1000.0, 0.01)),
                     null, null));
-            results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0, 100,
-                    new Stats(900, 1000 * p, 1500, 3000, 1100, 50, 10), 30, 0, true, 3)), List.of(), 1000.0 * p, 30.0));
+            results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0,
+                    new Summary(100, 900, 1000 * p, 1500, 3000, 1100, 50, 10, 0), 30, true, 3)), List.of(), 1000.0 * p, 30.0));
         }
-        CollectivesDocument doc = new CollectivesDocument(CollectivesDocument.SCHEMA, "fabprobe test", "collectives",
-                "mpi:openmpi/ob1:vader", Map.of("library", "Open MPI"), Map.of(), new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
-                new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3,
+        var settings = new CollectivesDocument.Settings(List.of(8L, 65536L), List.of("bcast", "barrier"), List.of(2, 4),
+                "one mpirun/mpiexec per p (local mode)", 10, "1s", "the maximum over ranks", "median", 5, 20, 1000, "100ms");
+        var header = new RunHeader<>(CollectivesDocument.SCHEMA, "fabprobe test", "collectives", "mpi:openmpi/ob1:vader",
+                Map.of("library", "Open MPI"), settings, new Host("node7", "Linux", "amd64", "cpu", "2", "jvm"), Map.of(),
+                new ClockFacts("tsc", "", 2.6, true, true, 9, 0.4, 1, 20), "2026-11-23T13:00:00Z", 3);
+        CollectivesDocument doc = new CollectivesDocument(header,
                 List.of(new CollectivesDocument.Operation("bcast", "bytes the root sends to each rank", "1"),
                         new CollectivesDocument.Operation("barrier", "none", null)),
                 List.of(new CollectivesDocument.Run(2, 9, 1000), new CollectivesDocument.Run(4, 9, 1000)), results, List.of());

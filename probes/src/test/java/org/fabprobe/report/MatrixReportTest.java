@@ -63,8 +63,10 @@ class MatrixReportTest {
     }
 
     private static MatrixDocument document(MatrixMethod.Result r) {
-        RunFacts run = new RunFacts("fabprobe test", "matrix", "sim:test", Map.of("library", "test"), Map.of("mode", "serial"),
-                new Host("h0", "Linux", "amd64", "cpu", "2", "25"), Map.of(), Clock.facts(), "2026-01-01T00:00:00Z");
+        var settings = new MatrixDocument.Settings("serial", 8, 100, 1 << 20, 10, 10, 2, 1000, 5000, 2, 5, 1.25, "round-robin",
+                "launcher, ranks " + r.hosts().size());
+        var run = new RunFacts<>("fabprobe test", "matrix", "sim:test", Map.of("library", "test"), settings,
+                new Host("h0", "Linux", "amd64", "cpu", "2", "25"), Map.of(), Clock.facts(), "2026-01-01T00:00:00Z", -1);
         return MatrixReport.document(run, r, 5, 1.25, 1.0, List.of());
     }
 

@@ -10,6 +10,7 @@ import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairModel;
+import org.fabprobe.result.MultiPairDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +26,12 @@ class MultiPairReportTest {
             points.add(new Point(x, n, new double[] {t * 1.01, t, t * 0.99}, new double[] {t, t * 0.98}));
         }
         Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points);
-        RunFacts run = new RunFacts("fabprobe test", "multipair", "mpi:openmpi/ob1:vader", Map.of("mpi", "openmpi"),
-                Map.of("pairs", pairs), org.fabprobe.result.Host.of(Map.of("hostname", "node8")), Map.of(),
-                new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
+        var settings = new MultiPairDocument.Settings(points.stream().map(Point::sizeBytes).toList(), pairs, "i pings i + k",
+                "n(x) = min(reps, max(1, volume / x))", 1000, 40L << 20, 3, 10, "1s", fitFrom, "median of maxima", "least squares",
+                "ranks " + 2 * pairs);
+        var run = new RunFacts<>("fabprobe test", "multipair", "mpi:openmpi/ob1:vader", Map.of("mpi", "openmpi"),
+                settings, org.fabprobe.result.Host.of(Map.of("hostname", "node8")), Map.of(),
+                new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z", -1);
         return new MultiPairReport.Context(run, r, fitFrom, MultiPairReport.fit(r, fitFrom), 1.5, List.of());
     }
 

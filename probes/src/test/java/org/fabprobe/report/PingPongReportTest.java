@@ -2,18 +2,17 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.fabprobe.api.PingPongAnalysis;
 import org.fabprobe.api.PingPongResult;
 import org.fabprobe.api.RunFacts;
-import org.fabprobe.api.SizePoint;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.Host;
+import org.fabprobe.result.PeerSettings;
 import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.result.Schemas;
@@ -21,23 +20,25 @@ import org.junit.jupiter.api.Test;
 
 class PingPongReportTest {
     private static PingPongResult result() {
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("sizes", List.of(0L, 8L, 1L << 20));
-        settings.put("warmup", 10);
-        settings.put("cpus", new int[] {0, 1});
-        settings.put("pinned", true);
-        settings.put("source_address", null);
-        RunFacts run = new RunFacts("fabprobe test", "pingpong", "ofi:shm",
+        return result(true);
+    }
+
+    private static PingPongResult result(boolean fitted) {
+        var settings = new PingPongDocument.Settings(List.of(0L, 8L, 1L << 20), 10, 100, "nonblocking", 20000,
+                new PeerSettings(5000, "0,1", "127.0.0.1", "local child"));
+        var run = new RunFacts<>("fabprobe test", "pingpong", "ofi:shm",
                 Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, new Host("node\"7", "Linux", "amd64", "cpu", "2", "jvm"),
-                Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z");
-        List<SizePoint> points = List.of(
-                new SizePoint(0, new Summary(1, 300, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), 0, Double.NaN),
-                new SizePoint(8, new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), 20.5, 1.5, 3),
-                new SizePoint(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 180_000, 93_000, 900, 180, 0), 11_300, 20));
+                Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z", -1);
+        List<PingPongDocument.Size> points = List.of(
+                new PingPongDocument.Size(0, new Summary(1, 300, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), Double.NaN, 0,
+                        Double.NaN, 0, false),
+                new PingPongDocument.Size(8, new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), 3, 20.5, 1.5, 0, false),
+                new PingPongDocument.Size(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 180_000, 93_000, 900, 180, 0),
+                        Double.NaN, 11_300, 20, 0, false));
         List<HockneyFit> fits = List.of(
                 new HockneyFit(0, 8, 2, 310, 5, Double.POSITIVE_INFINITY, Double.NaN, Double.POSITIVE_INFINITY, 0.02),
                 new HockneyFit(16, 1 << 20, 3, 390, 10, 11_300, 200, 4407, 0.01));
-        return new PingPongResult(run, points, fits, 1.25);
+        return new PingPongResult(PingPongAnalysis.document(run, points, fitted ? fits : List.of(), 1.25, null, null), -1);
     }
 
     /** A sentinel batch of 0 B half round trips around {@code ns}, with a little spread. */
@@ -63,7 +64,7 @@ class PingPongReportTest {
 
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
-        Map<?, ?> doc = Schemas.plain(ResultJson.write(PingPongAnalysis.document(result())));
+        Map<?, ?> doc = Schemas.plain(ResultJson.write(result().document()));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
         assertEquals("fabprobe.pingpong/2", doc.get("schema"));
@@ -78,9 +79,9 @@ class PingPongReportTest {
 
         Map<?, ?> settings = (Map<?, ?>) doc.get("settings");
         assertEquals(List.of(0.0, 8.0, 1048576.0), settings.get("sizes"));
-        assertEquals(List.of(0.0, 1.0), settings.get("cpus"));
-        assertEquals(true, settings.get("pinned"));
-        assertTrue(settings.containsKey("source_address") && settings.get("source_address") == null);
+        assertEquals(List.of("sizes", "warmup", "repetitions", "calls", "jit_warmup_round_trips_max", "timeout_ms", "cpus",
+                "source_address", "meeting"), List.copyOf(settings.keySet()), "the session's settings follow the command's, flat");
+        assertEquals("0,1", settings.get("cpus"));
 
         List<?> sizes = (List<?>) doc.get("sizes");
         assertEquals(3, sizes.size());
@@ -111,13 +112,7 @@ class PingPongReportTest {
 
     @Test
     void documentReadsBackAsTheSameRecordsAndDriftFailsTheSchema() {
-        PingPongResult r = result();
-        PingPongDocument doc = PingPongAnalysis.document(new PingPongResult(new RunFacts(r.run().tool(), r.run().command(),
-                r.run().transport(), r.run().transportFacts(), new java.util.LinkedHashMap<>(Map.of("sizes", List.of(0, 8),
-                "warmup", 10, "repetitions", 100, "calls", "nonblocking", "jit_warmup_round_trips_max", 20000,
-                "timeout_ms", 5000, "cpus", "unpinned", "source_address", "127.0.0.1", "meeting", "local child")),
-                r.run().host(), r.run().mirrorHost(), r.run().clock(),
-                r.run().startedAt()), r.points(), r.fits(), r.wallSeconds()));
+        PingPongDocument doc = result().document();
         String json = ResultJson.write(doc);
         assertEquals(Set.of(), Schemas.errors(json, "pingpong.schema.json"));
         PingPongDocument back = ResultJson.read(json, PingPongDocument.class);
@@ -149,14 +144,13 @@ class PingPongReportTest {
 
     @Test
     void tableSaysWhyThereIsNoFit() {
-        PingPongResult r = result();
-        String table = PingPongReport.table(new PingPongResult(r.run(), r.points(), List.of(), 1));
+        String table = PingPongReport.table(result(false));
         assertTrue(table.contains("needs at least 3 sizes"), table);
     }
 
     @Test
     void csvHasOneRowPerSizeAndEmptyFieldsForMissingValues() {
-        List<String> lines = PingPongReport.csv(result()).lines().toList();
+        List<String> lines = PingPongReport.csv(result().document()).lines().toList();
         assertEquals(List.of(
                 "size_bytes,repetitions,min_ns,median_ns,p99_ns,max_ns,mean_ns,stddev_ns,ci95_ns,outliers,bandwidth_mb_s",
                 "0,1,300.0,300.0,300.0,300.0,300.0,,,0,0.000",
