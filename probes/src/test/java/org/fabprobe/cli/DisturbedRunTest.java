@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.ParameterRange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,16 +25,14 @@ class DisturbedRunTest {
             for (int i = 0; i < 2; i++) busy.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
             // few sizes, small batches and a short cap: under load every batch may take a
             // scheduler time slice per message, and the test must stay short
-            Map<String, Object> doc = MethodsOnSimTest.run("loggp", OFED_LIKE, "-s", "0,256,1K,4K", "--messages", "8",
+            MethodDocument doc = MethodsOnSimTest.run("loggp", OFED_LIKE, "-s", "0,256,1K,4K", "--messages", "8",
                     "--batch", "8", "--max-reps", "200", "--time-cap", "30ms");
-            List<?> flags = (List<?>) doc.get("flags");
-            List<?> notes = (List<?>) doc.get("notes");
-            String context = doc.get("parameters") + "\nflags " + flags + "\nnotes " + notes;
-            Map<?, ?> first = MethodsOnSimTest.parameterSets(doc).getFirst();
+            List<String> flags = doc.flags();
+            String context = doc.parameters() + "\nflags " + flags + "\nnotes " + doc.notes();
+            ParameterRange first = doc.parameters().getFirst();
             // LogGP's L absorbs o_r - o_s (both 4.72 us here)
-            boolean close = near(5960, MethodsOnSimTest.value(first, "L_ns"))
-                    && near(4720, MethodsOnSimTest.value(first, "o_s_ns"))
-                    && near(5140, MethodsOnSimTest.value(first, "g_ns"));
+            boolean close = near(5960, first.latencyNs().value()) && near(4720, first.sendOverheadNs().value())
+                    && near(5140, first.gapNs().value());
             assertTrue(close || !flags.isEmpty(), "a wrong result without a flag:\n" + context);
             System.err.println("under load: " + (close ? "recovered" : "flagged") + "\n" + context);
         } finally {

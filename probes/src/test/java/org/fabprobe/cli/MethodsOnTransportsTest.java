@@ -3,7 +3,8 @@ package org.fabprobe.cli;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
-import java.util.Map;
+import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.ParameterRange;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,28 +27,25 @@ class MethodsOnTransportsTest {
     }
 
     private void check(String method, String transport) {
-        Map<String, Object> doc = method.equals("signature")
+        MethodDocument doc = method.equals("signature")
                 ? MethodsOnSimTest.run(method, transport, "--bulk-sizes", "none", "--bursts", "1..128")
                 : method.equals("plogp") ? MethodsOnSimTest.run(method, transport, "-s", "0..16K", "--adaptive-limit", "0")
                 : MethodsOnSimTest.run(method, transport, "-s", "0..16K");
-        String context = method + " on " + transport + "\n" + doc.get("parameters") + "\n" + doc.get("flags");
-        List<Map<?, ?>> sets = MethodsOnSimTest.parameterSets(doc);
+        String context = method + " on " + transport + "\n" + doc.parameters() + "\n" + doc.flags();
+        List<ParameterRange> sets = doc.parameters();
         assertFalse(sets.isEmpty(), context);
-        for (Map<?, ?> set : sets) {
+        for (ParameterRange set : sets) {
             // a shared-memory send of a few bytes costs about the clock's 10 ns quantum, so its
             // median can read 0 once the clock read is subtracted: then only as 0 ± a quantum
-            Map<?, ?> os = (Map<?, ?>) set.get("o_s_ns");
-            double osNs = ((Number) os.get("value")).doubleValue();
-            double osCi = os.get("ci95") instanceof Number ci ? ci.doubleValue() : 0;
+            double osNs = set.sendOverheadNs().value(), osCi = set.sendOverheadNs().ci95();
             assertTrue(osNs > 0 || osNs == 0 && osCi >= 10, context);
-            assertTrue(MethodsOnSimTest.value(set, "g_ns") > 0, context);
-            assertTrue(Double.isFinite(MethodsOnSimTest.value(set, "L_ns")), context);
+            assertTrue(set.gapNs().value() > 0, context);
+            assertTrue(Double.isFinite(set.latencyNs().value()), context);
         }
-        Map<?, ?> timing = (Map<?, ?>) doc.get("timing");
-        assertTrue(((Number) timing.get("measurement_ms")).doubleValue() > 0, context);
+        assertTrue(doc.timing().measurementMs() > 0, context);
         // flags are reported, not asserted away: see the class comment and README (loopback
         // TCP overlaps overheads and flight; sub-10 ns values on shared memory are at the
         // clock's resolution)
-        assertNotNull(doc.get("flags"), context);
+        assertNotNull(doc.flags(), context);
     }
 }

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.MethodSettings;
+import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,21 +70,20 @@ class MpiEndToEndTest {
     }
 
     private static void checkCalls(String method, String transport, String calls, String expected) {
-        Map<String, Object> doc = method.equals("signature")
+        MethodDocument doc = method.equals("signature")
                 ? MethodsOnSimTest.run(method, transport, "--calls", calls, "--bulk-sizes", "none", "--bursts", "1..64")
                 : method.equals("plogp")
                 ? MethodsOnSimTest.run(method, transport, "--calls", calls, "-s", "0..16K", "--adaptive-limit", "0")
                 : MethodsOnSimTest.run(method, transport, "--calls", calls, "-s", "0..16K");
-        Map<?, ?> settings = (Map<?, ?>) doc.get("settings");
-        assertEquals(expected, settings.get("calls"), settings::toString);
-        assertTrue(String.valueOf(settings.get("calls_detail")).contains(expected.equals("blocking") ? "MPI_Send" : "MPI_Isend"),
-                settings::toString);
-        for (Map<?, ?> set : MethodsOnSimTest.parameterSets(doc)) {
+        MethodSettings settings = ((MethodSettings.Holder) doc.header().settings()).method();
+        assertEquals(expected, settings.calls(), settings::toString);
+        assertTrue(settings.callsDetail().contains(expected.equals("blocking") ? "MPI_Send" : "MPI_Isend"), settings::toString);
+        for (ParameterRange set : doc.parameters()) {
             // g is a fitted line's value at 1 B, which on shared memory's small steps is not yet
             // reliable (see the flags); the overheads are measured directly
             // a blocking MPI_Send of a few bytes on vader costs ~20 ns, two clock reads' worth: after
             // the read cost is taken off, a run can read 0 (clamped there), as one CI run did
-            double os = MethodsOnSimTest.value(set, "o_s_ns");
+            double os = set.sendOverheadNs().value();
             assertTrue(os >= 0 && os < 1e6, set::toString);
         }
     }
