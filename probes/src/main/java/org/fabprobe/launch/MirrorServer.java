@@ -183,10 +183,10 @@ public final class MirrorServer {
     /** One client: the handshake under one deadline, then a session if the mirror is free. */
     private Outcome client(SocketChannel client, Runnable handshakeOver, Selector selector) {
         String who = remote(client);
-        ControlChannel channel;
+        TcpControl channel;
         try {
             client.socket().setTcpNoDelay(true);
-            channel = new ControlChannel(client, "the measure process at " + who, HANDSHAKE_MS);
+            channel = new TcpControl(client, "the measure process at " + who, HANDSHAKE_MS);
         } catch (IOException e) {
             log(who + ": " + e.getMessage());
             closeQuietly(client);

@@ -70,7 +70,7 @@ public final class Session {
                 return measure(rv, spec, node, measureCpu, measureHalf, meeting, facts);
             } catch (RuntimeException e) {
                 if (Shutdown.requested()) throw Shutdown.interrupted(); // the meeting's close ends the mirror
-                if (e instanceof ControlChannel.PeerFailure f) {
+                if (e instanceof TcpControl.PeerFailure f) {
                     throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
                 }
                 String status = meeting.peerStatus();
@@ -138,7 +138,7 @@ public final class Session {
                         + ": emulates a network in one machine's shared memory: measure and mirror must run on one host");
             }
         } catch (FabprobeException e) {
-            if (!(e instanceof ControlChannel.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
+            if (!(e instanceof TcpControl.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
             throw e;
         }
         String node = sourceOverride != null ? sourceOverride : rv.localInterfaceAddress();
@@ -158,7 +158,7 @@ public final class Session {
             rv.phase("the good-bye");
             rv.finish();
             return spec;
-        } catch (ControlChannel.PeerFailure e) {
+        } catch (TcpControl.PeerFailure e) {
             throw e;
         } catch (FabprobeException e) {
             if (Shutdown.requested()) {

@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.launch.ControlChannel.Kind;
-import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.launch.TcpControl.Kind;
+import org.fabprobe.launch.TcpControl.Payload;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.Transports;
@@ -26,10 +26,10 @@ public final class TcpRendezvous implements Rendezvous {
     public static final int DEFAULT_PORT = 7470;
 
     private final Role role;
-    private final ControlChannel channel;
+    private final TcpControl channel;
     private Map<String, String> peerHost;
 
-    private TcpRendezvous(Role role, ControlChannel channel, Map<String, String> peerHost) {
+    private TcpRendezvous(Role role, TcpControl channel, Map<String, String> peerHost) {
         this.role = role;
         this.channel = channel;
         this.peerHost = peerHost;
@@ -43,10 +43,10 @@ public final class TcpRendezvous implements Rendezvous {
             socket = SocketChannel.open();
             socket.socket().connect(address, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             socket.socket().setTcpNoDelay(true);
-            ControlChannel channel = new ControlChannel(socket, peerName, timeoutMs);
+            TcpControl channel = new TcpControl(socket, peerName, timeoutMs);
             try {
                 return new TcpRendezvous(Role.MEASURE, channel, Handshake.asMeasure(channel, secret, insecure));
-            } catch (ControlChannel.PeerFailure e) {
+            } catch (TcpControl.PeerFailure e) {
                 channel.close();
                 throw new FabprobeException(e.exitCode(), peerName + " refused the session: " + e.getMessage());
             } catch (FabprobeException e) {
@@ -70,7 +70,7 @@ public final class TcpRendezvous implements Rendezvous {
     }
 
     /** Mirror side, on an accepted connection: authenticates both ways or throws. */
-    static TcpRendezvous accept(ControlChannel channel, Secret secret) {
+    static TcpRendezvous accept(TcpControl channel, Secret secret) {
         Handshake.asMirror(channel, secret);
         return new TcpRendezvous(Role.MIRROR, channel, Map.of());
     }
@@ -94,12 +94,12 @@ public final class TcpRendezvous implements Rendezvous {
     public void sendSession(SessionSpec spec) {
         Payload.Writer w = new Payload.Writer().blob(spec.encode());
         Handshake.writeMap(w, ownFacts());
-        channel.send(Kind.SESSION, w.bytes());
+        channel.sendFrame(Kind.SESSION, w.bytes());
     }
 
     @Override
     public SessionSpec receiveSession() {
-        Payload.Reader r = channel.receive(Kind.SESSION);
+        Payload.Reader r = channel.receiveFrame(Kind.SESSION);
         byte[] spec = r.blob();
         peerHost = Handshake.readMap(r);
         r.end();
@@ -133,8 +133,8 @@ public final class TcpRendezvous implements Rendezvous {
 
     @Override
     public byte[] exchangeAddresses(byte[] mine) {
-        channel.send(Kind.ADDRESS, new Payload.Writer().blob(mine).bytes());
-        Payload.Reader r = channel.receive(Kind.ADDRESS);
+        channel.sendFrame(Kind.ADDRESS, new Payload.Writer().blob(mine).bytes());
+        Payload.Reader r = channel.receiveFrame(Kind.ADDRESS);
         byte[] theirs = r.blob();
         r.end();
         return theirs;
@@ -142,36 +142,15 @@ public final class TcpRendezvous implements Rendezvous {
 
     @Override
     public Control control() {
-        return new Control() {
-            @Override
-            public void sendAll(String name, long... values) {
-                Payload.Writer w = new Payload.Writer().text(name).int32(values.length);
-                for (long v : values) w.int64(v);
-                channel.send(Kind.CONTROL, w.bytes());
-            }
-
-            @Override
-            public long[] receiveAll(String name, int count) {
-                Payload.Reader r = channel.receive(Kind.CONTROL);
-                String got = r.text();
-                int n = r.int32();
-                if (!got.equals(name) || n != count) {
-                    throw new ControlChannel.ProtocolError("expected control " + name + "[" + count + "], got " + got + "[" + n + "]");
-                }
-                long[] values = new long[n];
-                for (int i = 0; i < n; i++) values[i] = r.int64();
-                r.end();
-                return values;
-            }
-        };
+        return channel;
     }
 
     @Override
     public void finish() {
         if (role == Role.MIRROR) {
-            channel.send(Kind.DONE, new byte[0]);
+            channel.sendFrame(Kind.DONE, new byte[0]);
         } else {
-            channel.receive(Kind.DONE).end();
+            channel.receiveFrame(Kind.DONE).end();
         }
     }
 
