@@ -193,7 +193,7 @@ public final class MirrorServer {
             return new Outcome(false, ExitCode.PEER_TIMEOUT);
         }
         try (channel; Shutdown.Guard guard = Shutdown.guard(() -> {})) {
-            TcpRendezvous rv;
+            Rendezvous.Mirror rv;
             try {
                 channel.handshakeWithin(HANDSHAKE_MS);
                 rv = TcpRendezvous.accept(channel, config.secret());
@@ -222,7 +222,7 @@ public final class MirrorServer {
         }
     }
 
-    private Outcome session(TcpRendezvous rv, String who) {
+    private Outcome session(Rendezvous.Mirror rv, String who) {
         try {
             log(who + ": " + (config.secret() == null ? "unauthenticated (no secret)" : "authenticated") + "; session starts");
             long start = System.nanoTime();

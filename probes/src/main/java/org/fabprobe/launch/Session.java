@@ -61,13 +61,16 @@ public final class Session {
         try (Meeting meeting = chosen;
              Shutdown.Guard guard = Shutdown.guard(meeting::abandon);
              Rendezvous rv = meet(meeting).orElseThrow(NotMeasure::new)) { // a rank beyond the pair: nothing to do
-            if (rv.role() == Role.MIRROR) {
-                serveMirror(rv, peer.sourceAddress(), meeting::abandon);
-                throw new NotMeasure();
-            }
+            Rendezvous.Measure measure = switch (rv) {
+                case Rendezvous.Mirror mirror -> {
+                    serveMirror(mirror, peer.sourceAddress(), meeting::abandon);
+                    throw new NotMeasure();
+                }
+                case Rendezvous.Measure m -> m;
+            };
             try {
                 String node = peer.sourceAddress() != null ? peer.sourceAddress() : rv.localInterfaceAddress();
-                return measure(rv, spec, node, measureCpu, measureHalf, meeting, facts);
+                return measure(measure, spec, node, measureCpu, measureHalf, meeting, facts);
             } catch (RuntimeException e) {
                 if (Shutdown.requested()) throw Shutdown.interrupted(); // the meeting's close ends the mirror
                 if (e instanceof TcpControl.PeerFailure f) {
@@ -95,7 +98,7 @@ public final class Session {
         }
     }
 
-    private static <R> R measure(Rendezvous rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
+    private static <R> R measure(Rendezvous.Measure rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
                                  Meeting meeting, java.util.function.Consumer<Facts> facts) {
         rv.sendSession(spec);
         int[] allowedBefore = CpuAffinity.allowedCpus(); // what a local mirror inherited
@@ -119,7 +122,7 @@ public final class Session {
                 throw explained(e, rv, meeting);
             }
             rv.phase("the good-bye");
-            rv.finish();
+            rv.awaitDone();
             return result;
         }
     }
@@ -128,7 +131,7 @@ public final class Session {
      * The mirror's whole part in one session: what measure asked for, exactly that, then done.
      * Errors of this side go to measure as one line before they end the session here.
      */
-    public static SessionSpec serveMirror(Rendezvous rv, String sourceOverride, Runnable onHang) {
+    public static SessionSpec serveMirror(Rendezvous.Mirror rv, String sourceOverride, Runnable onHang) {
         SessionSpec spec;
         try {
             spec = rv.receiveSession();
@@ -156,7 +159,7 @@ public final class Session {
                 throw explained(e, rv, null);
             }
             rv.phase("the good-bye");
-            rv.finish();
+            rv.done();
             return spec;
         } catch (TcpControl.PeerFailure e) {
             throw e;
