@@ -79,7 +79,7 @@ public abstract sealed class TcpRendezvous permits TcpRendezvous.MeasureSide, Tc
 
     /** Measure side: connects to the mirror at {@code address} and authenticates both ways. */
     public static Rendezvous.Measure connect(InetSocketAddress address, String peerName, Secret secret, boolean insecure,
-                                        long timeoutMs) {
+                                             long timeoutMs) {
         SocketChannel socket = null;
         try {
             socket = SocketChannel.open();
