@@ -29,7 +29,7 @@ import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.TransportOptions;
 import org.fabprobe.transport.Transports;
-import org.fabprobe.transport.mpi.MpiRanks;
+import org.fabprobe.transport.mpi.ControlPlane;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiTransport;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -207,8 +207,8 @@ public final class MatrixCommand implements Callable<Integer> {
         if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
         MatrixMethod.Result result;
         Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
-        try (t; MpiRanks ranks = new MpiRanks(world)) {
-            result = new MatrixMethod(t, ranks, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
+        try (t; ControlPlane control = new ControlPlane(world)) {
+            result = new MatrixMethod(t, control, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
         } catch (RuntimeException e) {
             // the other ranks wait for this one (its partner, rank 0, a barrier): say why, then end them all
             int code = Main.report(e);

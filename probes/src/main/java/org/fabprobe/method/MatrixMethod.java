@@ -13,7 +13,7 @@ import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
-import org.fabprobe.transport.mpi.MpiRanks;
+import org.fabprobe.transport.mpi.ControlPlane;
 
 /**
  * All pairs of n ranks (JSC LinkTest's scheme): the round-robin schedule ({@link RoundRobin})
@@ -31,7 +31,7 @@ import org.fabprobe.transport.mpi.MpiRanks;
  * </pre>
  *
  * No rank of a pair makes an MPI call while the pair is timing; ranks that wait (for GO, the
- * barrier or the figures) poll MPI_Test with sleeps of up to 1 ms ({@link MpiRanks}). A pair
+ * barrier or the figures) poll MPI_Test with sleeps of up to 1 ms ({@link ControlPlane}). A pair
  * whose timing threads were preempted often (or whose emulator missed its deadlines) is
  * disturbed and measured again, alone, after the rounds ({@code retries} passes). The two ranks of
  * a pair agree on sizes and counts from the schedule they both know, so no control message
@@ -180,19 +180,19 @@ public final class MatrixMethod {
     private static final int JIT_CHUNK = 2;
 
     private final Transport transport;
-    private final MpiRanks ranks;
+    private final ControlPlane control;
     private final Settings settings;
     private final int n, rank;
     private final PingPong.Calls calls;
     private final long[] latencyTicks, bandwidthTicks, jitTicks = new long[1];
     private byte[][] addresses;
 
-    public MatrixMethod(Transport transport, MpiRanks ranks, Settings settings) {
+    public MatrixMethod(Transport transport, ControlPlane control, Settings settings) {
         this.transport = transport;
-        this.ranks = ranks;
+        this.control = control;
         this.settings = settings;
-        this.n = ranks.size();
-        this.rank = ranks.rank();
+        this.n = control.size();
+        this.rank = control.rank();
         this.calls = transport.hasBlockingCalls() ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;
         this.latencyTicks = new long[settings.latencyReps()];
         this.bandwidthTicks = new long[settings.bandwidthReps()];
@@ -200,7 +200,7 @@ public final class MatrixMethod {
 
     /** Runs the whole schedule on this rank: the result on rank 0, null elsewhere. */
     public Result run(String hostname) {
-        byte[][] all = ranks.allgather(encodeAddress(hostname, transport.localAddress()));
+        byte[][] all = control.allgather(encodeAddress(hostname, transport.localAddress()));
         List<String> hosts = new ArrayList<>(n);
         addresses = new byte[n][];
         for (int r = 0; r < n; r++) {
@@ -212,7 +212,7 @@ public final class MatrixMethod {
             hosts.add(new String(host, StandardCharsets.UTF_8));
         }
         int addressBytes = Arrays.stream(all).mapToInt(a -> a.length).max().orElse(0);
-        ranks.barrier();
+        control.barrier();
         int rounds = RoundRobin.rounds(n);
         double[] roundMs = new double[rounds];
         List<Pair> pairs = rank == 0 ? new ArrayList<>((int) Math.min(RoundRobin.pairCount(n), 1 << 24)) : null;
@@ -232,7 +232,7 @@ public final class MatrixMethod {
             }
         }
         retryDisturbed(pairs);
-        ranks.barrier();
+        control.barrier();
         return rank == 0 ? new Result(settings, List.copyOf(hosts), pairs, roundMs, roundPairsMs, roundSlowestMs, scheduleMs,
                 addressBytes) : null;
     }
@@ -244,7 +244,7 @@ public final class MatrixMethod {
         }
         int partner = RoundRobin.partner(n, round, rank);
         if (partner < 0) return;
-        long[] go = ranks.control(0, GO).receiveAll("go", 3);
+        double[] go = control.receive(0, GO, 3);
         if ((int) go[0] != round || (int) go[1] != Math.min(rank, partner) || (int) go[2] != Math.max(rank, partner)) {
             throw new IllegalStateException("matrix: rank " + rank + " expected round " + round + " with " + partner
                     + ", rank 0 sent " + Arrays.toString(go));
@@ -254,41 +254,39 @@ public final class MatrixMethod {
 
     /** Rank 0: one pair at a time, started by GO; its figures and the mirror's missed deadlines come back. */
     private Pair leadOnePair(int round, int a, int b, boolean jit, int attempts) {
-        if (a != 0) ranks.control(a, GO).sendAll("go", round, a, b);
-        ranks.control(b, GO).sendAll("go", round, a, b);
-        double[] figures = a == 0 ? timePair(b, round, jit) : values(ranks.control(a, FIGURES).receiveAll("figures", Pair.VALUES));
-        long mirrorMissed = ranks.control(b, MIRROR).receive("missed");
+        double[] go = {round, a, b};
+        if (a != 0) control.send(a, GO, go);
+        control.send(b, GO, go);
+        double[] figures = a == 0 ? timePair(b, round, jit) : control.receive(a, FIGURES, Pair.VALUES);
+        long mirrorMissed = (long) control.receive(b, MIRROR, 1)[0];
         return Pair.decode(figures, mirrorMissed, timedRoundTrips(), attempts);
     }
 
     /** A rank other than 0 in a pair: times it and reports to rank 0. */
     private void takePart(int partner, int round, boolean jit) {
-        report(partner, timePair(partner, round, jit));
-    }
-
-    /** To rank 0: the lower rank's figures, or the higher rank's missed deadlines. */
-    private void report(int partner, double[] mine) {
-        if (rank < partner) ranks.control(0, FIGURES).sendAll("figures", bits(mine));
-        else ranks.control(0, MIRROR).send("missed", (long) mine[0]);
+        double[] mine = timePair(partner, round, jit);
+        if (rank < partner) control.send(0, FIGURES, mine);
+        else control.send(0, MIRROR, mine[0]);
     }
 
     private void parallelRound(int round, List<Pair> pairs) {
-        ranks.barrier();
+        control.barrier();
         int partner = RoundRobin.partner(n, round, rank);
         double[] mine = partner < 0 ? null : timePair(partner, round, true);
         if (rank == 0) {
             int[][] roundPairs = RoundRobin.pairs(n, round);
             int[] leads = Arrays.stream(roundPairs).mapToInt(p -> p[0]).filter(a -> a != 0).toArray();
             int[] mirrors = Arrays.stream(roundPairs).mapToInt(p -> p[1]).toArray();
-            long[][] figures = ranks.receiveFrom(leads, FIGURES, Pair.VALUES);
-            long[][] missed = ranks.receiveFrom(mirrors, MIRROR, 1);
+            double[][] figures = control.receiveFrom(leads, FIGURES, Pair.VALUES);
+            double[][] missed = control.receiveFrom(mirrors, MIRROR, 1);
             int f = 0;
             for (int i = 0; i < roundPairs.length; i++) {
-                double[] v = roundPairs[i][0] == 0 ? mine : values(figures[f++]);
-                pairs.add(Pair.decode(v, missed[i][0], timedRoundTrips(), 1));
+                double[] v = roundPairs[i][0] == 0 ? mine : figures[f++];
+                pairs.add(Pair.decode(v, (long) missed[i][0], timedRoundTrips(), 1));
             }
         } else if (mine != null) {
-            report(partner, mine);
+            if (rank < partner) control.send(0, FIGURES, mine);
+            else control.send(0, MIRROR, mine[0]);
         }
     }
 
@@ -299,9 +297,9 @@ public final class MatrixMethod {
      */
     private void retryDisturbed(List<Pair> pairs) {
         if (rank != 0) {
-            for (int count; (count = (int) ranks.control(0, RETRIES).receive("retries")) >= 0; ) {
+            for (int count; (count = (int) control.receive(0, RETRIES, 1)[0]) >= 0; ) {
                 for (int i = 0; i < count; i++) {
-                    long[] go = ranks.control(0, GO).receiveAll("go", 3);
+                    double[] go = control.receive(0, GO, 3);
                     int a = (int) go[1], b = (int) go[2];
                     takePart(rank == a ? b : a, (int) go[0], false);
                 }
@@ -317,7 +315,7 @@ public final class MatrixMethod {
                 counts[pairs.get(i).a()]++;
                 counts[pairs.get(i).b()]++;
             }
-            for (int r = 1; r < n; r++) ranks.control(r, RETRIES).send("retries", counts[r]);
+            for (int r = 1; r < n; r++) control.send(r, RETRIES, counts[r]);
             for (int i : disturbed) {
                 Pair old = pairs.get(i);
                 Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
@@ -326,7 +324,7 @@ public final class MatrixMethod {
                 pairs.set(i, kept.withAttempts(again.attempts()));
             }
         }
-        for (int r = 1; r < n; r++) ranks.control(r, RETRIES).send("retries", -1);
+        for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
     }
 
     private int timedRoundTrips() {
@@ -375,7 +373,7 @@ public final class MatrixMethod {
 
     /** The pair's pLogP run: the lower rank measures (and returns the first range's LogGP set), the higher mirrors. */
     private LogGP pLogP(int partner, Await await, boolean measure, boolean warmUp) {
-        Control pair = ranks.control(partner, PROBE);
+        Control pair = new PairControl(control, partner);
         Probe probe = new Probe(transport, await, pair, PROBE_DEPTH, calls);
         if (!measure) {
             Probe.mirror(transport, await, pair, PROBE_DEPTH, calls);
@@ -392,17 +390,22 @@ public final class MatrixMethod {
                 first.recvOverhead().value(), first.gap().value(), first.gapPerByte().value(), flags);
     }
 
-    /** A pair's figures as control values: each double's bits, so every value arrives exactly. */
-    private static long[] bits(double[] values) {
-        long[] bits = new long[values.length];
-        for (int i = 0; i < bits.length; i++) bits[i] = Double.doubleToRawLongBits(values[i]);
-        return bits;
-    }
+    /** The pLogP control messages of one pair over MPI: values are longs, sent as doubles (exact below 2^53). */
+    private record PairControl(ControlPlane control, int partner) implements Control {
+        @Override
+        public void sendAll(String name, long... values) {
+            double[] v = new double[values.length];
+            for (int i = 0; i < v.length; i++) v[i] = values[i];
+            control.send(partner, PROBE, v);
+        }
 
-    private static double[] values(long[] bits) {
-        double[] values = new double[bits.length];
-        for (int i = 0; i < values.length; i++) values[i] = Double.longBitsToDouble(bits[i]);
-        return values;
+        @Override
+        public long[] receiveAll(String name, int count) {
+            double[] v = control.receive(partner, PROBE, count);
+            long[] out = new long[count];
+            for (int i = 0; i < count; i++) out[i] = (long) v[i];
+            return out;
+        }
     }
 
     /** Half of each round trip, in ns, sorted. */

@@ -5,9 +5,6 @@ package org.fabprobe.transport;
  * a tag of their own): how a pattern tells its mirror a decision made from measurements,
  * e.g. how long to warm up or which probe to run next. Each message is a name and a few
  * numbers; the receiver names what it expects, so the two halves cannot drift apart silently.
- * The one control type of every way processes meet: over a socket ({@code launch.TcpControl}),
- * over MPI ({@link org.fabprobe.transport.mpi.MpiControl}), and between two threads of one JVM
- * ({@link org.fabprobe.transport.loopback.LoopbackControl}).
  */
 public interface Control {
     /** Several values as one message (one write, not several). */

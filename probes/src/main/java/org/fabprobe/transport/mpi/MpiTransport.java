@@ -1,5 +1,7 @@
 package org.fabprobe.transport.mpi;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Locale;
@@ -56,7 +58,7 @@ public final class MpiTransport implements Transport {
         buffers = Buffers.allocate(arena, options);
         sendRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         recvRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
-        controlBuf = arena.allocate(8L * MpiControl.MAX_VALUES, 8);
+        controlBuf = arena.allocate(8 * 64, 8);
         sendAddress = buffers.send().address();
         recvAddress = buffers.recv().address();
         sendSlots = sendRequests.address();
@@ -193,9 +195,24 @@ public final class MpiTransport implements Transport {
         return recvsDone;
     }
 
-    /** The untimed channel to the current peer: one message of longs per call, on its own tag, waited for in MPI. */
+    /** The untimed channel: one blocking message of longs per call, on its own tag. */
     public Control control() {
-        return MpiControl.inMpi(mpi, peer, CONTROL_TAG, controlBuf);
+        return new Control() {
+            @Override
+            public void sendAll(String name, long... values) {
+                if (values.length > 64) throw new IllegalArgumentException("control message too long");
+                for (int i = 0; i < values.length; i++) controlBuf.setAtIndex(JAVA_LONG, i, values[i]);
+                mpi.send(controlBuf, 8 * values.length, peer, CONTROL_TAG);
+            }
+
+            @Override
+            public long[] receiveAll(String name, int count) {
+                mpi.recv(controlBuf, 8 * count, peer, CONTROL_TAG);
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) values[i] = controlBuf.getAtIndex(JAVA_LONG, i);
+                return values;
+            }
+        };
     }
 
     @Override

@@ -1,42 +1,46 @@
 package org.fabprobe.transport.mpi;
 
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.bindings.mpi.Mpi;
-import org.fabprobe.transport.Control;
+import org.fabprobe.runtime.Shutdown;
 
 /**
- * The ranks of MPI_COMM_WORLD as the untimed side of a run over many ranks (matrix): one
- * allgather of addresses at the start, then only point-to-point messages on tags of their own
- * ({@link #control}), waited for without spinning ({@link MpiControl#napping}). A rank that
- * waits here takes next to no CPU from the pairs that are timing (on an oversubscribed node it
- * shares a CPU with them: every wake-up preempts a timing thread) and makes no MPI call for up
- * to 1 ms at a time, as the launcher's idle ranks do ({@link MpiWorld#leave()}). The barrier is
- * a dissemination barrier: ceil(log2 n) rounds of one send and one receive per rank, so it
- * holds for thousands of ranks.
+ * MPI_COMM_WORLD as the untimed control plane of a run over many ranks (matrix): one
+ * allgather of addresses at the start, then only point-to-point messages on tags of their own,
+ * waited for without spinning: MPI_Test, then a sleep that doubles from 20 µs to 1 ms, again.
+ * A rank that waits here takes next to no CPU from the pairs that are timing (on an
+ * oversubscribed node it shares a CPU with them: every wake-up preempts a timing thread) and
+ * makes no MPI call for up to 1 ms at a time, as the launcher's idle ranks do
+ * ({@link MpiWorld#leave()}). The barrier is a dissemination barrier: ceil(log2 n) rounds of
+ * one send and one receive per rank, so it holds for thousands of ranks.
  */
-public final class MpiRanks implements AutoCloseable {
-    /** Tags: above the transport's data (1), control (2) and the bootstrap's (3, 4). */
+public final class ControlPlane implements AutoCloseable {
+    /** Tags of the control plane: above the transport's data (1), control (2) and the bootstrap's (3, 4). */
     private static final int BARRIER_TAG = 100, MESSAGE_TAG_BASE = 200;
+    private static final long FIRST_NAP_NS = 20_000, LONGEST_NAP_NS = 1_000_000;
+    /** Doubles in one message at most. */
+    public static final int MAX_VALUES = 64;
 
     private final Mpi mpi;
     private final int rank, size;
     private final Arena arena = Arena.ofConfined();
-    private final MemorySegment token, requests, message;
+    private final MemorySegment token, requests, outbox;
     private MemorySegment inbox;
 
-    public MpiRanks(MpiWorld world) {
+    public ControlPlane(MpiWorld world) {
         this.mpi = world.mpi();
         this.rank = world.rank();
         this.size = world.size();
         token = arena.allocate(16, 8);
         requests = arena.allocate(2 * Mpi.REQUEST_BYTES, 8);
-        message = arena.allocate(8L * MpiControl.MAX_VALUES, 8);
-        inbox = arena.allocate(8L * MpiControl.MAX_VALUES, 8);
+        outbox = arena.allocate(8L * MAX_VALUES, 8);
+        inbox = arena.allocate(8L * MAX_VALUES, 8);
     }
 
     public int rank() {
@@ -76,22 +80,31 @@ public final class MpiRanks implements AutoCloseable {
             long sendSlot = requests.address(), recvSlot = sendSlot + Mpi.REQUEST_BYTES;
             mpi.irecv(token.address() + 8, 8, Math.floorMod(rank - distance, size), BARRIER_TAG + step, recvSlot);
             mpi.isend(token.address(), 8, (rank + distance) % size, BARRIER_TAG + step, sendSlot);
-            MpiControl.await(mpi, recvSlot);
-            MpiControl.await(mpi, sendSlot);
+            await(recvSlot);
+            await(sendSlot);
         }
     }
 
-    /** The control messages between this rank and {@code partner} on channel {@code channel}, one call at a time. */
-    public Control control(int partner, int channel) {
-        return MpiControl.napping(mpi, partner, MESSAGE_TAG_BASE + channel, message, requests.asSlice(0, Mpi.REQUEST_BYTES));
+    /** Sends a few doubles to {@code dest} on channel {@code channel} and returns when the buffer is free. */
+    public void send(int dest, int channel, double... values) {
+        if (values.length > MAX_VALUES) throw new IllegalArgumentException("control message too long");
+        for (int i = 0; i < values.length; i++) outbox.setAtIndex(JAVA_DOUBLE, i, values[i]);
+        long slot = requests.address();
+        mpi.isend(outbox.address(), 8 * values.length, dest, MESSAGE_TAG_BASE + channel, slot);
+        await(slot);
     }
 
-    /** One message of {@code count} values from each of {@code sources} on channel {@code channel}, in any order of arrival. */
-    public long[][] receiveFrom(int[] sources, int channel, int count) {
-        if (count > MpiControl.MAX_VALUES) throw new IllegalArgumentException("control message too long");
-        long[][] out = new long[sources.length][];
+    /** Receives {@code count} doubles from {@code source} on channel {@code channel}. */
+    public double[] receive(int source, int channel, int count) {
+        return receiveFrom(new int[] {source}, channel, count)[0];
+    }
+
+    /** One message of {@code count} doubles from each of {@code sources}, in any order of arrival. */
+    public double[][] receiveFrom(int[] sources, int channel, int count) {
+        if (count > MAX_VALUES) throw new IllegalArgumentException("control message too long");
+        double[][] out = new double[sources.length][];
         if (sources.length == 0) return out;
-        long bytes = 8L * MpiControl.MAX_VALUES;
+        long bytes = 8L * MAX_VALUES;
         if (inbox.byteSize() < bytes * sources.length) inbox = arena.allocate(bytes * sources.length, 8);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment slots = a.allocate(Mpi.REQUEST_BYTES * sources.length, 8);
@@ -100,7 +113,7 @@ public final class MpiRanks implements AutoCloseable {
                         slots.address() + Mpi.REQUEST_BYTES * i);
             }
             int done = 0;
-            long nap = MpiControl.firstNap();
+            long nap = FIRST_NAP_NS;
             boolean[] complete = new boolean[sources.length];
             while (done < sources.length) {
                 boolean progressed = false;
@@ -111,13 +124,24 @@ public final class MpiRanks implements AutoCloseable {
                         progressed = true;
                     }
                 }
-                if (!progressed) nap = MpiControl.nap(nap);
+                if (!progressed) nap = nap(nap);
             }
             for (int i = 0; i < sources.length; i++) {
-                out[i] = inbox.asSlice(bytes * i, 8L * count).toArray(JAVA_LONG);
+                out[i] = inbox.asSlice(bytes * i, 8L * count).toArray(JAVA_DOUBLE);
             }
         }
         return out;
+    }
+
+    private void await(long slot) {
+        for (long nap = FIRST_NAP_NS; !mpi.test(slot); ) nap = nap(nap);
+    }
+
+    /** Sleeps {@code ns} and returns the next, longer, sleep. */
+    private static long nap(long ns) {
+        if (Shutdown.requested()) throw Shutdown.interrupted();
+        LockSupport.parkNanos(ns);
+        return Math.min(2 * ns, LONGEST_NAP_NS);
     }
 
     @Override
