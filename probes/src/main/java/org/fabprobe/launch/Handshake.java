@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.launch.ControlChannel.Kind;
-import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.launch.TcpControl.Kind;
+import org.fabprobe.launch.TcpControl.Payload;
 
 /**
  * Mutual challenge-response before anything else is read: each side proves it knows the
@@ -32,14 +32,14 @@ final class Handshake {
     private Handshake() {}
 
     /** Mirror side. Returns normally only for an authenticated peer; throws (after a one-line answer) otherwise. */
-    static void asMirror(ControlChannel channel, Secret secret) {
+    static void asMirror(TcpControl channel, Secret secret) {
         byte[] mine = Secret.nonce(NONCE_BYTES);
-        channel.send(Kind.HELLO, new Payload.Writer().text(MAGIC).int32(VERSION).int32(secret == null ? NONE : HMAC)
+        channel.sendFrame(Kind.HELLO, new Payload.Writer().text(MAGIC).int32(VERSION).int32(secret == null ? NONE : HMAC)
                 .blob(mine).bytes());
         Payload.Reader auth;
         try {
-            auth = channel.receive(Kind.AUTH);
-        } catch (ControlChannel.ProtocolError e) {
+            auth = channel.receiveFrame(Kind.AUTH);
+        } catch (TcpControl.ProtocolError e) {
             channel.sendError(e.getMessage(), ExitCode.PEER_REFUSED);
             throw e;
         }
@@ -62,7 +62,7 @@ final class Handshake {
         byte[] proof = secret == null ? new byte[0] : secret.mac(MIRROR, theirs, mine);
         Payload.Writer welcome = new Payload.Writer().blob(proof);
         writeMap(welcome, HostFacts.collect());
-        channel.send(Kind.WELCOME, welcome.bytes());
+        channel.sendFrame(Kind.WELCOME, welcome.bytes());
         channel.authenticated();
     }
 
@@ -70,8 +70,8 @@ final class Handshake {
      * Measure side: returns the mirror's host facts once the mirror has proven it knows the
      * secret (or, with no secret on either side, once the user has accepted that).
      */
-    static Map<String, String> asMeasure(ControlChannel channel, Secret secret, boolean insecure) {
-        Payload.Reader hello = channel.receive(Kind.HELLO);
+    static Map<String, String> asMeasure(TcpControl channel, Secret secret, boolean insecure) {
+        Payload.Reader hello = channel.receiveFrame(Kind.HELLO);
         String magic = hello.text();
         int version = hello.int32();
         if (!magic.equals(MAGIC)) throw refused(channel, "is not a fabprobe mirror");
@@ -91,8 +91,8 @@ final class Handshake {
         if (mode == NONE) System.err.println("fabprobe: warning: " + channel.peer() + " is not authenticated (no secret)");
         byte[] mine = Secret.nonce(NONCE_BYTES);
         byte[] mac = mode == HMAC ? secret.mac(MEASURE, theirs, mine) : new byte[0];
-        channel.send(Kind.AUTH, new Payload.Writer().text(MAGIC).int32(VERSION).int32(mode).blob(mine).blob(mac).bytes());
-        Payload.Reader welcome = channel.receive(Kind.WELCOME);
+        channel.sendFrame(Kind.AUTH, new Payload.Writer().text(MAGIC).int32(VERSION).int32(mode).blob(mine).blob(mac).bytes());
+        Payload.Reader welcome = channel.receiveFrame(Kind.WELCOME);
         byte[] proof = welcome.blob();
         if (mode == HMAC && !Secret.same(proof, secret.mac(MIRROR, mine, theirs))) {
             throw refused(channel, "did not prove it knows the secret");
@@ -103,12 +103,12 @@ final class Handshake {
         return host;
     }
 
-    private static FabprobeException refuse(ControlChannel channel, String reason) {
+    private static FabprobeException refuse(TcpControl channel, String reason) {
         channel.sendError(reason, ExitCode.PEER_REFUSED);
         return new FabprobeException(ExitCode.PEER_REFUSED, reason);
     }
 
-    private static FabprobeException refused(ControlChannel channel, String reason) {
+    private static FabprobeException refused(TcpControl channel, String reason) {
         return new FabprobeException(ExitCode.PEER_REFUSED, channel.peer() + " " + reason);
     }
 
@@ -119,7 +119,7 @@ final class Handshake {
 
     static Map<String, String> readMap(Payload.Reader r) {
         int n = r.int32();
-        if (n < 0 || n > 256) throw new ControlChannel.ProtocolError("map of " + n + " entries");
+        if (n < 0 || n > 256) throw new TcpControl.ProtocolError("map of " + n + " entries");
         Map<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) map.put(r.text(), r.text());
         return map;

@@ -90,7 +90,7 @@ final class LauncherRendezvous {
                     SocketChannel client = server.accept();
                     if (client == null) continue;
                     client.socket().setTcpNoDelay(true);
-                    ControlChannel channel = new ControlChannel(client, "rank 0 (measure)", MirrorServer.HANDSHAKE_MS);
+                    TcpControl channel = new TcpControl(client, "rank 0 (measure)", MirrorServer.HANDSHAKE_MS);
                     try {
                         return TcpRendezvous.accept(channel, secret);
                     } catch (FabprobeException e) {

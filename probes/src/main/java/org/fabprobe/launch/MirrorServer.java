@@ -183,17 +183,17 @@ public final class MirrorServer {
     /** One client: the handshake under one deadline, then a session if the mirror is free. */
     private Outcome client(SocketChannel client, Runnable handshakeOver, Selector selector) {
         String who = remote(client);
-        ControlChannel channel;
+        TcpControl channel;
         try {
             client.socket().setTcpNoDelay(true);
-            channel = new ControlChannel(client, "the measure process at " + who, HANDSHAKE_MS);
+            channel = new TcpControl(client, "the measure process at " + who, HANDSHAKE_MS);
         } catch (IOException e) {
             log(who + ": " + e.getMessage());
             closeQuietly(client);
             return new Outcome(false, ExitCode.PEER_TIMEOUT);
         }
         try (channel; Shutdown.Guard guard = Shutdown.guard(() -> {})) {
-            TcpRendezvous rv;
+            Rendezvous.Mirror rv;
             try {
                 channel.handshakeWithin(HANDSHAKE_MS);
                 rv = TcpRendezvous.accept(channel, config.secret());
@@ -222,7 +222,7 @@ public final class MirrorServer {
         }
     }
 
-    private Outcome session(TcpRendezvous rv, String who) {
+    private Outcome session(Rendezvous.Mirror rv, String who) {
         try {
             log(who + ": " + (config.secret() == null ? "unauthenticated (no secret)" : "authenticated") + "; session starts");
             long start = System.nanoTime();

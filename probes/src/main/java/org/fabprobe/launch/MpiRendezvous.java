@@ -14,15 +14,61 @@ import org.fabprobe.transport.mpi.MpiWorld;
  * rank runs the same command line (so the mirror knows the session without being told), the
  * control channel is MPI_Send/MPI_Recv on a tag of its own, and other ranks wait. In local
  * mode {@link LocalLauncher} starts the MPI's launcher over this same command line first.
+ * The methods of this class are what both sides' {@link Rendezvous} have in common.
  */
-final class MpiRendezvous implements Rendezvous {
+abstract sealed class MpiRendezvous permits MpiRendezvous.MeasureSide, MpiRendezvous.MirrorSide {
     private final MpiWorld world;
-    private final SessionSpec spec;
     private MpiTransport transport;
 
-    private MpiRendezvous(MpiWorld world, SessionSpec spec) {
+    private MpiRendezvous(MpiWorld world) {
         this.world = world;
-        this.spec = spec;
+    }
+
+    /** Rank 0. */
+    static final class MeasureSide extends MpiRendezvous implements Rendezvous.Measure {
+        MeasureSide(MpiWorld world) {
+            super(world);
+        }
+
+        @Override
+        public String peer() {
+            return "rank 1 (mirror)";
+        }
+
+        @Override
+        public void sendSession(SessionSpec spec) {
+            // rank 1 runs the same command line and knows it already
+        }
+
+        @Override
+        public void awaitDone() {
+            // the ranks meet again when they leave MPI (MpiWorld.leave)
+        }
+    }
+
+    /** Rank 1. */
+    static final class MirrorSide extends MpiRendezvous implements Rendezvous.Mirror {
+        private final SessionSpec spec;
+
+        MirrorSide(MpiWorld world, SessionSpec spec) {
+            super(world);
+            this.spec = spec;
+        }
+
+        @Override
+        public String peer() {
+            return "rank 0 (measure)";
+        }
+
+        @Override
+        public SessionSpec receiveSession() {
+            return spec; // the same command line as rank 0's
+        }
+
+        @Override
+        public void done() {
+            // the ranks meet again when they leave MPI (MpiWorld.leave)
+        }
     }
 
     static final class Meeting extends org.fabprobe.launch.Meeting {
@@ -44,7 +90,11 @@ final class MpiRendezvous implements Rendezvous {
                 throw new FabprobeException(ExitCode.USAGE, spec.transport() + ": needs 2 ranks (measure and mirror), got 1");
             }
             // ranks 0 and 1 are measure and mirror; any others take no part
-            return world.rank() < 2 ? Optional.of(new MpiRendezvous(world, spec)) : Optional.empty();
+            return switch (world.rank()) {
+                case 0 -> Optional.of(new MeasureSide(world));
+                case 1 -> Optional.of(new MirrorSide(world, spec));
+                default -> Optional.empty();
+            };
         }
 
         @Override
@@ -53,72 +103,38 @@ final class MpiRendezvous implements Rendezvous {
         }
     }
 
-    @Override
-    public Role role() {
-        return world.rank() == 0 ? Role.MEASURE : Role.MIRROR;
-    }
-
-    @Override
-    public String peer() {
-        return world.rank() == 0 ? "rank 1 (mirror)" : "rank 0 (measure)";
-    }
-
-    @Override
-    public void sendSession(SessionSpec spec) {
-        // rank 1 runs the same command line and knows it already
-    }
-
-    @Override
-    public SessionSpec receiveSession() {
-        return spec;
-    }
-
-    @Override
     public String localInterfaceAddress() {
         return "";
     }
 
-    @Override
     public Transport openTransport(SessionSpec spec, String sourceNode) {
         transport = MpiTransport.open(spec.transport(), world, spec.options(sourceNode));
         return transport;
     }
 
-    @Override
     public byte[] exchangeAddresses(byte[] mine) {
         return new byte[0]; // MPI_Init connected the ranks
     }
 
-    @Override
     public Control control() {
         return transport.control();
     }
 
-    @Override
-    public void finish() {
-        // the ranks meet again when they leave MPI (MpiWorld.leave)
-    }
-
-    @Override
     public void fail(String message, int exitCode) {
         // each rank reports for itself; mpirun ends the job when one exits with an error
     }
 
-    @Override
     public void phase(String phase) {
     }
 
-    @Override
     public boolean peerGone() {
         return false;
     }
 
-    @Override
     public Map<String, String> peerHost() {
         return Map.of();
     }
 
-    @Override
     public void close() {
     }
 }

@@ -5,9 +5,10 @@ import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 
 /**
- * How the two peers meet (ucx_perftest calls this the run-time environment): who is measure
- * and who is mirror, what to run, the exchange of transport addresses, the untimed control
- * channel, and the end of a session. {@link Session} runs every command over any of them:
+ * How the two peers meet (ucx_perftest calls this the run-time environment): what to run, the
+ * exchange of transport addresses, the untimed control channel, and the end of a session.
+ * {@link Session} runs every command over any of them. What only one role does lives in that
+ * role's side, {@link Measure} or {@link Mirror}, so no side has a method it does not serve:
  *
  * <ul>
  *   <li>{@link TcpRendezvous}: a mirror on another host ({@code --peer}), a local child mirror
@@ -15,18 +16,28 @@ import org.fabprobe.transport.Transport;
  *   <li>{@link MpiRendezvous}: ranks of MPI_COMM_WORLD when the transport is MPI itself.
  * </ul>
  */
-public interface Rendezvous extends AutoCloseable {
+public sealed interface Rendezvous extends AutoCloseable permits Rendezvous.Measure, Rendezvous.Mirror {
 
-    Role role();
+    /** The process that times the pattern and reports. */
+    non-sealed interface Measure extends Rendezvous {
+        /** Tells the mirror what to run. */
+        void sendSession(SessionSpec spec);
+
+        /** Waits for the mirror's "my half is done". */
+        void awaitDone();
+    }
+
+    /** The process that echoes what measure sends. */
+    non-sealed interface Mirror extends Rendezvous {
+        /** What measure asked for (checked: nothing outside what fabprobe sends is accepted). */
+        SessionSpec receiveSession();
+
+        /** Tells measure "my half is done". */
+        void done();
+    }
 
     /** How to name the peer in messages: "the mirror at 10.0.0.2:7470", "rank 1 (mirror)". */
     String peer();
-
-    /** Measure: tells the mirror what to run. */
-    void sendSession(SessionSpec spec);
-
-    /** Mirror: what measure asked for (checked: nothing outside what fabprobe sends is accepted). */
-    SessionSpec receiveSession();
 
     /** The address of the interface the peer is reached through ("" = transport default). */
     String localInterfaceAddress();
@@ -39,9 +50,6 @@ public interface Rendezvous extends AutoCloseable {
 
     /** The untimed channel patterns use between timed sections. */
     Control control();
-
-    /** Mirror: "my half is done"; measure: waits for it. */
-    void finish();
 
     /** Tells the peer why this side stops (best effort). */
     void fail(String message, int exitCode);

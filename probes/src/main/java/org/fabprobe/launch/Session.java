@@ -61,16 +61,19 @@ public final class Session {
         try (Meeting meeting = chosen;
              Shutdown.Guard guard = Shutdown.guard(meeting::abandon);
              Rendezvous rv = meet(meeting).orElseThrow(NotMeasure::new)) { // a rank beyond the pair: nothing to do
-            if (rv.role() == Role.MIRROR) {
-                serveMirror(rv, peer.sourceAddress(), meeting::abandon);
-                throw new NotMeasure();
-            }
+            Rendezvous.Measure measure = switch (rv) {
+                case Rendezvous.Mirror mirror -> {
+                    serveMirror(mirror, peer.sourceAddress(), meeting::abandon);
+                    throw new NotMeasure();
+                }
+                case Rendezvous.Measure m -> m;
+            };
             try {
                 String node = peer.sourceAddress() != null ? peer.sourceAddress() : rv.localInterfaceAddress();
-                return measure(rv, spec, node, measureCpu, measureHalf, meeting, facts);
+                return measure(measure, spec, node, measureCpu, measureHalf, meeting, facts);
             } catch (RuntimeException e) {
                 if (Shutdown.requested()) throw Shutdown.interrupted(); // the meeting's close ends the mirror
-                if (e instanceof ControlChannel.PeerFailure f) {
+                if (e instanceof TcpControl.PeerFailure f) {
                     throw new FabprobeException(f.exitCode(), "mirror: " + f.getMessage());
                 }
                 String status = meeting.peerStatus();
@@ -95,7 +98,7 @@ public final class Session {
         }
     }
 
-    private static <R> R measure(Rendezvous rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
+    private static <R> R measure(Rendezvous.Measure rv, SessionSpec spec, String node, int measureCpu, MeasureHalf<R> measureHalf,
                                  Meeting meeting, java.util.function.Consumer<Facts> facts) {
         rv.sendSession(spec);
         int[] allowedBefore = CpuAffinity.allowedCpus(); // what a local mirror inherited
@@ -119,7 +122,7 @@ public final class Session {
                 throw explained(e, rv, meeting);
             }
             rv.phase("the good-bye");
-            rv.finish();
+            rv.awaitDone();
             return result;
         }
     }
@@ -128,7 +131,7 @@ public final class Session {
      * The mirror's whole part in one session: what measure asked for, exactly that, then done.
      * Errors of this side go to measure as one line before they end the session here.
      */
-    public static SessionSpec serveMirror(Rendezvous rv, String sourceOverride, Runnable onHang) {
+    public static SessionSpec serveMirror(Rendezvous.Mirror rv, String sourceOverride, Runnable onHang) {
         SessionSpec spec;
         try {
             spec = rv.receiveSession();
@@ -138,7 +141,7 @@ public final class Session {
                         + ": emulates a network in one machine's shared memory: measure and mirror must run on one host");
             }
         } catch (FabprobeException e) {
-            if (!(e instanceof ControlChannel.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
+            if (!(e instanceof TcpControl.PeerFailure)) rv.fail(e.getMessage(), e.exitCode());
             throw e;
         }
         String node = sourceOverride != null ? sourceOverride : rv.localInterfaceAddress();
@@ -156,9 +159,9 @@ public final class Session {
                 throw explained(e, rv, null);
             }
             rv.phase("the good-bye");
-            rv.finish();
+            rv.done();
             return spec;
-        } catch (ControlChannel.PeerFailure e) {
+        } catch (TcpControl.PeerFailure e) {
             throw e;
         } catch (FabprobeException e) {
             if (Shutdown.requested()) {

@@ -3,7 +3,7 @@ package org.fabprobe.launch;
 import java.time.Duration;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.launch.TcpControl.Payload;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Schedule;
 import org.fabprobe.transport.TransportName;

@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.launch.ControlChannel.Kind;
-import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.launch.TcpControl.Kind;
+import org.fabprobe.launch.TcpControl.Payload;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.Transports;
@@ -20,33 +20,75 @@ import org.fabprobe.transport.Transports;
  * timed traffic takes the transport named by -t, bound to the interface the control
  * connection uses (so a mirror reached over a fabric's IP interface is measured over that
  * fabric). Every raw session runs over this: by hand, local child, and launcher rank 1.
+ * {@link #connect} gives measure's side, {@link #accept} the mirror's; the methods of this
+ * class are what both sides' {@link Rendezvous} have in common.
  */
-public final class TcpRendezvous implements Rendezvous {
+public abstract sealed class TcpRendezvous permits TcpRendezvous.MeasureSide, TcpRendezvous.MirrorSide {
     /** The port a mirror listens on when none is given. */
     public static final int DEFAULT_PORT = 7470;
 
-    private final Role role;
-    private final ControlChannel channel;
-    private Map<String, String> peerHost;
+    final TcpControl channel;
+    Map<String, String> peerHost;
 
-    private TcpRendezvous(Role role, ControlChannel channel, Map<String, String> peerHost) {
-        this.role = role;
+    private TcpRendezvous(TcpControl channel, Map<String, String> peerHost) {
         this.channel = channel;
         this.peerHost = peerHost;
     }
 
+    /** Connected to a mirror: sends it the session, then waits for its DONE. */
+    static final class MeasureSide extends TcpRendezvous implements Rendezvous.Measure {
+        private MeasureSide(TcpControl channel, Map<String, String> peerHost) {
+            super(channel, peerHost);
+        }
+
+        @Override
+        public void sendSession(SessionSpec spec) {
+            Payload.Writer w = new Payload.Writer().blob(spec.encode());
+            Handshake.writeMap(w, ownFacts());
+            channel.sendFrame(Kind.SESSION, w.bytes());
+        }
+
+        @Override
+        public void awaitDone() {
+            channel.receiveFrame(Kind.DONE).end();
+        }
+    }
+
+    /** Accepted by a mirror: receives the session (and measure's host facts), then says DONE. */
+    static final class MirrorSide extends TcpRendezvous implements Rendezvous.Mirror {
+        private MirrorSide(TcpControl channel) {
+            super(channel, Map.of());
+        }
+
+        @Override
+        public SessionSpec receiveSession() {
+            Payload.Reader r = channel.receiveFrame(Kind.SESSION);
+            byte[] spec = r.blob();
+            peerHost = Handshake.readMap(r);
+            r.end();
+            SessionSpec decoded = SessionSpec.decode(new Payload.Reader(spec));
+            channel.timeout(decoded.timeout().toMillis());
+            return decoded;
+        }
+
+        @Override
+        public void done() {
+            channel.sendFrame(Kind.DONE, new byte[0]);
+        }
+    }
+
     /** Measure side: connects to the mirror at {@code address} and authenticates both ways. */
-    public static TcpRendezvous connect(InetSocketAddress address, String peerName, Secret secret, boolean insecure,
-                                        long timeoutMs) {
+    public static Rendezvous.Measure connect(InetSocketAddress address, String peerName, Secret secret, boolean insecure,
+                                             long timeoutMs) {
         SocketChannel socket = null;
         try {
             socket = SocketChannel.open();
             socket.socket().connect(address, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             socket.socket().setTcpNoDelay(true);
-            ControlChannel channel = new ControlChannel(socket, peerName, timeoutMs);
+            TcpControl channel = new TcpControl(socket, peerName, timeoutMs);
             try {
-                return new TcpRendezvous(Role.MEASURE, channel, Handshake.asMeasure(channel, secret, insecure));
-            } catch (ControlChannel.PeerFailure e) {
+                return new MeasureSide(channel, Handshake.asMeasure(channel, secret, insecure));
+            } catch (TcpControl.PeerFailure e) {
                 channel.close();
                 throw new FabprobeException(e.exitCode(), peerName + " refused the session: " + e.getMessage());
             } catch (FabprobeException e) {
@@ -70,9 +112,9 @@ public final class TcpRendezvous implements Rendezvous {
     }
 
     /** Mirror side, on an accepted connection: authenticates both ways or throws. */
-    static TcpRendezvous accept(ControlChannel channel, Secret secret) {
+    static Rendezvous.Mirror accept(TcpControl channel, Secret secret) {
         Handshake.asMirror(channel, secret);
-        return new TcpRendezvous(Role.MIRROR, channel, Map.of());
+        return new MirrorSide(channel);
     }
 
     static String describe(InetSocketAddress a) {
@@ -80,32 +122,8 @@ public final class TcpRendezvous implements Rendezvous {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
-    @Override
-    public Role role() {
-        return role;
-    }
-
-    @Override
     public String peer() {
         return channel.peer();
-    }
-
-    @Override
-    public void sendSession(SessionSpec spec) {
-        Payload.Writer w = new Payload.Writer().blob(spec.encode());
-        Handshake.writeMap(w, ownFacts());
-        channel.send(Kind.SESSION, w.bytes());
-    }
-
-    @Override
-    public SessionSpec receiveSession() {
-        Payload.Reader r = channel.receive(Kind.SESSION);
-        byte[] spec = r.blob();
-        peerHost = Handshake.readMap(r);
-        r.end();
-        SessionSpec decoded = SessionSpec.decode(new Payload.Reader(spec));
-        channel.timeout(decoded.timeout().toMillis());
-        return decoded;
     }
 
     /** Host facts plus what a surviving peer on the same host needs to clean up after this process. */
@@ -116,7 +134,6 @@ public final class TcpRendezvous implements Rendezvous {
         return facts;
     }
 
-    @Override
     public String localInterfaceAddress() {
         try {
             InetAddress local = ((InetSocketAddress) channel.socket().getLocalAddress()).getAddress();
@@ -126,81 +143,42 @@ public final class TcpRendezvous implements Rendezvous {
         }
     }
 
-    @Override
     public Transport openTransport(SessionSpec spec, String sourceNode) {
         return Transports.open(spec.transport(), spec.options(sourceNode));
     }
 
-    @Override
     public byte[] exchangeAddresses(byte[] mine) {
-        channel.send(Kind.ADDRESS, new Payload.Writer().blob(mine).bytes());
-        Payload.Reader r = channel.receive(Kind.ADDRESS);
+        channel.sendFrame(Kind.ADDRESS, new Payload.Writer().blob(mine).bytes());
+        Payload.Reader r = channel.receiveFrame(Kind.ADDRESS);
         byte[] theirs = r.blob();
         r.end();
         return theirs;
     }
 
-    @Override
     public Control control() {
-        return new Control() {
-            @Override
-            public void sendAll(String name, long... values) {
-                Payload.Writer w = new Payload.Writer().text(name).int32(values.length);
-                for (long v : values) w.int64(v);
-                channel.send(Kind.CONTROL, w.bytes());
-            }
-
-            @Override
-            public long[] receiveAll(String name, int count) {
-                Payload.Reader r = channel.receive(Kind.CONTROL);
-                String got = r.text();
-                int n = r.int32();
-                if (!got.equals(name) || n != count) {
-                    throw new ControlChannel.ProtocolError("expected control " + name + "[" + count + "], got " + got + "[" + n + "]");
-                }
-                long[] values = new long[n];
-                for (int i = 0; i < n; i++) values[i] = r.int64();
-                r.end();
-                return values;
-            }
-        };
+        return channel;
     }
 
-    @Override
-    public void finish() {
-        if (role == Role.MIRROR) {
-            channel.send(Kind.DONE, new byte[0]);
-        } else {
-            channel.receive(Kind.DONE).end();
-        }
-    }
-
-    @Override
     public void fail(String message, int exitCode) {
         channel.sendError(message, exitCode);
     }
 
-    @Override
     public void phase(String phase) {
         channel.phase(phase);
     }
 
-    @Override
     public boolean peerGone() {
         return channel.peerClosed();
     }
 
-    @Override
     public String peerError() {
         return channel.pendingError();
     }
 
-    @Override
     public Map<String, String> peerHost() {
         return peerHost;
     }
 
-    @Override
     public void close() {
         channel.close();
     }

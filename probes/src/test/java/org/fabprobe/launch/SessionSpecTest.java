@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.time.Duration;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
-import org.fabprobe.launch.ControlChannel.Payload;
+import org.fabprobe.launch.TcpControl.Payload;
 import org.fabprobe.pattern.Schedule;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +48,6 @@ class SessionSpecTest {
 
         byte[] trailing = java.util.Arrays.copyOf(new SessionSpec("ofi:tcp", 64, 4, Duration.ofSeconds(5), -1,
                 new Schedule.StreamSchedule(new long[] {8}, 1, 0, 1)).encode(), 200);
-        assertThrows(ControlChannel.ProtocolError.class, () -> SessionSpec.decode(new Payload.Reader(trailing)));
+        assertThrows(TcpControl.ProtocolError.class, () -> SessionSpec.decode(new Payload.Reader(trailing)));
     }
 }

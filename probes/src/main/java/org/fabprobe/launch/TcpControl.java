@@ -12,15 +12,18 @@ import java.nio.channels.SocketChannel;
 import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.runtime.Shutdown;
+import org.fabprobe.transport.Control;
 
 /**
- * The untimed control channel between measure and mirror: length-prefixed, typed frames on a
- * socket, every read and write bounded by a deadline (a peer that never answers is an error,
- * not a hang) and every frame bounded in size (a peer cannot make us allocate what it claims).
+ * The {@link Control} of two processes joined by a socket (by hand, a local child, launcher
+ * ranks), and the carrier of everything else they say untimed (handshake, session, addresses):
+ * length-prefixed, typed frames, every read and write bounded by a deadline (a peer that never
+ * answers is an error, not a hang) and every frame bounded in size (a peer cannot make us
+ * allocate what it claims).
  *
  * <pre>frame = int32 length | byte kind | payload (length - 1 bytes)</pre>
  */
-public final class ControlChannel implements AutoCloseable {
+public final class TcpControl implements Control, AutoCloseable {
     /** Frames before authentication are small: a greeting and a MAC. */
     static final int MAX_HANDSHAKE_FRAME = 1024;
     /** Frames after it carry a session, an endpoint address or a control message. */
@@ -41,7 +44,7 @@ public final class ControlChannel implements AutoCloseable {
     /** Whether any byte came from the peer: a silent peer may not be a fabprobe at all. */
     private volatile boolean heard;
 
-    ControlChannel(SocketChannel channel, String peer, long timeoutMs) throws IOException {
+    TcpControl(SocketChannel channel, String peer, long timeoutMs) throws IOException {
         this.channel = channel;
         this.peer = peer;
         this.timeoutMs = timeoutMs;
@@ -88,7 +91,29 @@ public final class ControlChannel implements AutoCloseable {
         return channel;
     }
 
-    public void send(Kind kind, byte[] payload) {
+    /** A control message: its name, its count and the values, checked by the receiver. */
+    @Override
+    public void sendAll(String name, long... values) {
+        Payload.Writer w = new Payload.Writer().text(name).int32(values.length);
+        for (long v : values) w.int64(v);
+        sendFrame(Kind.CONTROL, w.bytes());
+    }
+
+    @Override
+    public long[] receiveAll(String name, int count) {
+        Payload.Reader r = receiveFrame(Kind.CONTROL);
+        String got = r.text();
+        int n = r.int32();
+        if (!got.equals(name) || n != count) {
+            throw new ProtocolError("expected control " + name + "[" + count + "], got " + got + "[" + n + "]");
+        }
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) values[i] = r.int64();
+        r.end();
+        return values;
+    }
+
+    void sendFrame(Kind kind, byte[] payload) {
         if (payload.length + 1 > MAX_FRAME) throw new IllegalStateException("frame too large: " + payload.length);
         ByteBuffer frame = ByteBuffer.allocate(5 + payload.length);
         frame.putInt(payload.length + 1).put((byte) kind.ordinal()).put(payload).flip();
@@ -108,7 +133,7 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /** The next frame, which must be {@code expected}; an ERROR frame from the peer is thrown as {@link PeerFailure}. */
-    public Payload.Reader receive(Kind expected) {
+    Payload.Reader receiveFrame(Kind expected) {
         ByteBuffer header = ByteBuffer.allocate(4);
         read(header);
         int length = header.flip().getInt();
@@ -135,7 +160,7 @@ public final class ControlChannel implements AutoCloseable {
     /** Tells the peer why this side stops, if it still listens (best effort: never throws). */
     public void sendError(String message, int exitCode) {
         try {
-            send(Kind.ERROR, new Payload.Writer().int32(exitCode).text(message).bytes());
+            sendFrame(Kind.ERROR, new Payload.Writer().int32(exitCode).text(message).bytes());
         } catch (RuntimeException ignored) {
             // the peer is gone already; it learns nothing more from us
         }
