@@ -108,7 +108,12 @@ public final class Session {
             Transport t = opened.transport();
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
-            if (peerAddress.length > 0) t.connect(peerAddress);
+            try {
+                if (peerAddress.length > 0) t.connect(peerAddress);
+            } catch (TransportException e) {
+                awaitPeerGone(rv); // shared memory: a dead peer's segment is gone before its socket reads closed
+                throw explained(e, rv, meeting, "the connection");
+            }
             boolean localMirror = meeting instanceof LocalMirror;
             // the handshake's host facts have the host name; the boot id comes only at the end
             boolean sameHost = localMirror || HostFacts.hostname().equals(rv.peerHost().get("hostname"));
@@ -119,7 +124,7 @@ public final class Session {
             try (Watchdog watchdog = Watchdog.startMeasure(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
                 result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
             } catch (TransportException e) {
-                throw explained(e, rv, meeting);
+                throw explained(e, rv, meeting, "the measurement");
             }
             rv.phase("the good-bye");
             rv.awaitDone();
@@ -151,12 +156,17 @@ public final class Session {
             Transport t = opened.transport();
             rv.phase("the address exchange");
             byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
-            if (peerAddress.length > 0) t.connect(peerAddress);
+            try {
+                if (peerAddress.length > 0) t.connect(peerAddress);
+            } catch (TransportException e) {
+                awaitPeerGone(rv);
+                throw explained(e, rv, null, "the connection");
+            }
             rv.phase("the measurement");
             try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", rv, onHang)) {
                 spec.schedule().mirrorHalf().run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
             } catch (TransportException e) {
-                throw explained(e, rv, null);
+                throw explained(e, rv, null, "the measurement");
             }
             rv.phase("the good-bye");
             rv.done();
@@ -204,14 +214,24 @@ public final class Session {
         }
     }
 
+    /** Gives a peer whose transport endpoint just failed a second to show it went away (a failure is reported either way). */
+    private static void awaitPeerGone(Rendezvous rv) {
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        try {
+            while (!rv.peerGone() && System.nanoTime() < deadline) Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * A transport failure whose cause is a peer that went away says so: a wait that timed out,
      * or an error completion (the shm provider's CMA reads from a dead process fail with EIO).
      */
-    private static FabprobeException explained(TransportException e, Rendezvous rv, Meeting meeting) {
+    private static FabprobeException explained(TransportException e, Rendezvous rv, Meeting meeting, String phase) {
         String status = meeting == null ? "" : meeting.peerStatus();
         if (rv.peerGone()) {
-            return new FabprobeException(ExitCode.PEER_TIMEOUT, rv.peer() + " went away during the measurement"
+            return new FabprobeException(ExitCode.PEER_TIMEOUT, rv.peer() + " went away during " + phase
                     + (status.isEmpty() ? "" : " [" + status + "]"));
         }
         if (e.exitCode() != ExitCode.PEER_TIMEOUT) return e;
