@@ -128,7 +128,7 @@ public final class TcpRendezvous implements Rendezvous {
 
     @Override
     public Transport openTransport(SessionSpec spec, String sourceNode) {
-        return Transports.open(spec.transport(), spec.options(sourceNode));
+        return Transports.open(spec.transport(), spec.options(sourceNode), spec.op());
     }
 
     @Override
