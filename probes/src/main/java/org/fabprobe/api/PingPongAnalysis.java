@@ -30,6 +30,7 @@ public final class PingPongAnalysis {
 
     /** Runs {@code request}, telling {@code steps} before each size, and analyses what it measured. */
     public static PingPongResult run(PingPongRequest request, Steps steps) {
+        if (request.op().oneSided()) return OneSidedAnalysis.run(request, steps);
         long[] sizes = request.sizes();
         SessionSettings session = request.session();
         PingPong pingPong = new PingPong(sizes, request.warmup(), request.repetitions(), request.calls());
@@ -50,6 +51,7 @@ public final class PingPongAnalysis {
         settings.put("warmup", request.warmup());
         settings.put("repetitions", request.repetitions());
         settings.put("calls", pingPong.calls().label());
+        settings.put("op", request.op().label());
         settings.put("jit_warmup_round_trips_max", PingPong.JIT_WARMUP);
         RunFacts run = session.runFacts("pingpong", facts[0], transportFacts, settings, startedAt);
         return analyze(run, sizes, samples, wallSeconds);
