@@ -34,7 +34,7 @@ import org.fabprobe.transport.Transports;
  */
 public final class OneSidedPingPong {
     /** Warm-up calls of {@link #JIT_CHUNK} operations each, so that the JIT compiles the loop by call count. */
-    static final int JIT_CALLS = 3000, JIT_CHUNK = 2;
+    static final int JIT_CALLS = 3000, JIT_CHUNK = 2, JIT_BLOCK = 100;
     /** The size of sentinel operations (see {@link PingPong}): 8 B, the atomics' word. */
     static final long SENTINEL_BYTES = 8;
     private static final String REGION = "onesided_region";
@@ -71,9 +71,12 @@ public final class OneSidedPingPong {
         OneSided os = exchange(t, control);
         steps.phase("JIT warm-up");
         long[] chunk = new long[JIT_CHUNK];
-        beginMeasure(t, await, SENTINEL_BYTES);
-        for (int c = 0; c < JIT_CALLS; c++) measureRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, chunk);
-        endMeasure(t, await);
+        // in phases of JIT_BLOCK calls, so that mirror's wait for a phase's end stays short
+        for (int c = 0; c < JIT_CALLS; c++) {
+            if (c % JIT_BLOCK == 0) beginMeasure(t, await, SENTINEL_BYTES);
+            measureRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, chunk);
+            if (c % JIT_BLOCK == JIT_BLOCK - 1) endMeasure(t, await);
+        }
         double[][] samples = new double[sizes.length][];
         double[] wallMs = new double[sizes.length], cpuWaitMs = new double[sizes.length];
         double[][] sentinelNs = new double[sizes.length + 1][];
@@ -100,9 +103,11 @@ public final class OneSidedPingPong {
     /** Mirror half. */
     public void mirror(Transport t, Await await, Control control) {
         OneSided os = exchange(t, control);
-        beginMirror(t, await, SENTINEL_BYTES);
-        for (int c = 0; c < JIT_CALLS; c++) mirrorRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, JIT_CHUNK);
-        endMirror(t, os, await);
+        for (int c = 0; c < JIT_CALLS; c++) {
+            if (c % JIT_BLOCK == 0) beginMirror(t, await, SENTINEL_BYTES);
+            mirrorRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, JIT_CHUNK);
+            if (c % JIT_BLOCK == JIT_BLOCK - 1) endMirror(t, os, await);
+        }
         mirrorSentinel(t, os, await);
         for (long size : sizes) {
             beginMirror(t, await, size);
