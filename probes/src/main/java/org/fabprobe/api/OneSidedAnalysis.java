@@ -45,6 +45,7 @@ final class OneSidedAnalysis {
         settings.put("repetitions", request.repetitions());
         settings.put("calls", PingPong.Calls.NONBLOCKING.label());
         settings.put("op", request.op().label());
+        settings.put("jit_warmup_round_trips_max", OneSidedPingPong.JIT_ROUNDS);
         RunFacts run = session.runFacts("pingpong", facts[0], transportFacts, settings, startedAt);
         return PingPongAnalysis.analyze(run, sizes, samples, wallSeconds);
     }

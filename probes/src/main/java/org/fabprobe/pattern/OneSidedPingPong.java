@@ -35,9 +35,11 @@ import org.fabprobe.transport.Transports;
 public final class OneSidedPingPong {
     /** Warm-up calls of {@link #JIT_CHUNK} operations each, so that the JIT compiles the loop by call count. */
     static final int JIT_CALLS = 3000, JIT_CHUNK = 2, JIT_BLOCK = 100;
+    /** Untimed operations before the sweep that let the JIT compile the loop, at most (within PingPong's time budget). */
+    public static final int JIT_ROUNDS = JIT_CALLS * JIT_CHUNK;
     /** The size of sentinel operations (see {@link PingPong}): 8 B, the atomics' word. */
     static final long SENTINEL_BYTES = 8;
-    private static final String REGION = "onesided_region";
+    private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more";
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final long[] sizes;
@@ -71,11 +73,16 @@ public final class OneSidedPingPong {
         OneSided os = exchange(t, control);
         steps.phase("JIT warm-up");
         long[] chunk = new long[JIT_CHUNK];
-        // in phases of JIT_BLOCK calls, so that mirror's wait for a phase's end stays short
-        for (int c = 0; c < JIT_CALLS; c++) {
-            if (c % JIT_BLOCK == 0) beginMeasure(t, await, SENTINEL_BYTES);
-            measureRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, chunk);
-            if (c % JIT_BLOCK == JIT_BLOCK - 1) endMeasure(t, await);
+        // in phases of JIT_BLOCK calls, so that mirror's wait for a phase's end stays short, and
+        // no longer than the budget: on a busy host every operation may wait for a CPU
+        long budgetEnd = Clock.now() + Clock.fromNs((long) PingPong.JIT_WARMUP_BUDGET_NS);
+        for (int c = 0; ; ) {
+            beginMeasure(t, await, SENTINEL_BYTES);
+            for (int k = 0; k < JIT_BLOCK; k++, c++) measureRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, chunk);
+            endMeasure(t, await);
+            boolean more = c < JIT_CALLS && Clock.now() < budgetEnd;
+            control.send(JIT_MORE, more ? 1 : 0);
+            if (!more) break;
         }
         double[][] samples = new double[sizes.length][];
         double[] wallMs = new double[sizes.length], cpuWaitMs = new double[sizes.length];
@@ -103,11 +110,12 @@ public final class OneSidedPingPong {
     /** Mirror half. */
     public void mirror(Transport t, Await await, Control control) {
         OneSided os = exchange(t, control);
-        for (int c = 0; c < JIT_CALLS; c++) {
-            if (c % JIT_BLOCK == 0) beginMirror(t, await, SENTINEL_BYTES);
-            mirrorRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, JIT_CHUNK);
-            if (c % JIT_BLOCK == JIT_BLOCK - 1) endMirror(t, os, await);
-        }
+        int c = 0;
+        do {
+            beginMirror(t, await, SENTINEL_BYTES);
+            for (int k = 0; k < JIT_BLOCK; k++, c++) mirrorRounds(t, os, await, SENTINEL_BYTES, c * JIT_CHUNK, JIT_CHUNK);
+            endMirror(t, os, await);
+        } while (control.receive(JIT_MORE) != 0);
         mirrorSentinel(t, os, await);
         for (long size : sizes) {
             beginMirror(t, await, size);

@@ -80,6 +80,21 @@ public final class FiHotPath {
         }
     }
 
+    /** ep->rma->write of one endpoint, for {@link #rma} (an endpoint without FI_ATOMIC has no atomic table for {@link RmaFunctions}). */
+    public static MemorySegment writeOf(MemorySegment ep) {
+        return fi_ops_rma.write(Fi.rmaOps(ep));
+    }
+
+    /** ep->rma->read of one endpoint, for {@link #rma}. */
+    public static MemorySegment readOf(MemorySegment ep) {
+        return fi_ops_rma.read(Fi.rmaOps(ep));
+    }
+
+    /** ep->atomic->readwrite of one endpoint, for {@link #fetchAtomic}. */
+    public static MemorySegment fetchAtomicOf(MemorySegment ep) {
+        return fi_ops_atomic.readwrite(Fi.atomicOps(ep));
+    }
+
     /** ep->rma->writemsg of one endpoint, for {@link #writemsg}. */
     public static MemorySegment writemsgOf(MemorySegment ep) {
         return fi_ops_rma.writemsg(Fi.rmaOps(ep));

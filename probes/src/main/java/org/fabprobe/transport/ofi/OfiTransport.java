@@ -91,8 +91,7 @@ public final class OfiTransport implements Transport, OneSided {
             resultSlice, operandSlice;
     private MemorySegment[] rmaContextSegments;
     private long[] rmaContextSlots;
-    private FiHotPath.RmaFunctions rma;
-    private MemorySegment writemsgFn;
+    private MemorySegment writeFn, readFn, fetchAtomicFn, writemsgFn;
     private long mrModeBits, remoteBase, remoteKey, rmaPosted, rmaCompleted, writeMsgAddress, rmaBase, rmaEnd = 0;
     /** Whether the provider places data in order (FI_ORDER_DATA), so a write's last byte can be its flag. */
     private boolean orderedData;
@@ -292,8 +291,13 @@ public final class OfiTransport implements Transport, OneSided {
             rmaContextSegments[i] = rmaContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
             rmaContextSlots[i] = rmaContextSegments[i].address();
         }
-        rma = FiHotPath.RmaFunctions.of(ep);
-        writemsgFn = FiHotPath.writemsgOf(ep);
+        // only the tables of the capabilities asked for: a provider leaves the others unset
+        if (op == Op.WRITE) {
+            writeFn = FiHotPath.writeOf(ep);
+            writemsgFn = FiHotPath.writemsgOf(ep);
+        }
+        if (op == Op.READ) readFn = FiHotPath.readOf(ep);
+        if (op == Op.FETCH_ADD) fetchAtomicFn = FiHotPath.fetchAtomicOf(ep);
         // one struct fi_msg_rma for the payload writes that need flags: an iovec, a desc and an
         // rma_iov beside it; a post fills in lengths and the context
         writeMsg = arena.allocate(fi_msg_rma.layout().byteSize() + 16 + 8 + fi_rma_iov.layout().byteSize(), 64);
@@ -539,7 +543,7 @@ public final class OfiTransport implements Transport, OneSided {
     private void write(long offset, long bytes) {
         long rc, deadline = 0;
         long context = rmaContextSlots[(int) rmaPosted & slotMask];
-        while ((rc = FiHotPath.rma(rma.write(), epAddress, sendBufAddress + offset, bytes, sendDescAddress, peer,
+        while ((rc = FiHotPath.rma(writeFn, epAddress, sendBufAddress + offset, bytes, sendDescAddress, peer,
                 remoteBase + offset, remoteKey, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_write");
         }
@@ -556,7 +560,7 @@ public final class OfiTransport implements Transport, OneSided {
     public void postRead(long bytes) {
         long context = rmaContextSlots[(int) rmaPosted & slotMask];
         long rc, deadline = 0;
-        while ((rc = FiHotPath.rma(rma.read(), epAddress, sendBufAddress, bytes, sendDescAddress, peer, remoteBase,
+        while ((rc = FiHotPath.rma(readFn, epAddress, sendBufAddress, bytes, sendDescAddress, peer, remoteBase,
                 remoteKey, context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_read");
         }
@@ -568,7 +572,7 @@ public final class OfiTransport implements Transport, OneSided {
         operandSlice.set(JAVA_LONG, 0, value);
         long context = rmaContextSlots[(int) rmaPosted & slotMask];
         long rc, deadline = 0;
-        while ((rc = FiHotPath.fetchAtomic(rma.fetchAtomic(), epAddress, sendBufAddress, 1, sendDescAddress,
+        while ((rc = FiHotPath.fetchAtomic(fetchAtomicFn, epAddress, sendBufAddress, 1, sendDescAddress,
                 sendBufAddress + 8, sendDescAddress, peer, remoteBase, remoteKey, FI_UINT64(), FI_SUM(), context)) != 0) {
             deadline = retryOrFail(rc, deadline, "fi_fetch_atomic");
         }
