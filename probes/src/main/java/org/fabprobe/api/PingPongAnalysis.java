@@ -29,6 +29,7 @@ public final class PingPongAnalysis {
 
     /** Runs {@code request}, telling {@code steps} before each size, and analyses what it measured. */
     public static PingPongResult run(PingPongRequest request, Steps steps) {
+        if (request.op().oneSided()) return OneSidedAnalysis.run(request, steps);
         long[] sizes = request.sizes();
         SessionSettings session = request.session();
         PingPong pingPong = new PingPong(sizes, request.warmup(), request.repetitions(), request.calls());
@@ -46,7 +47,7 @@ public final class PingPongAnalysis {
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         RunFacts<PingPongDocument.Settings> run = session.runFacts("pingpong", facts[0], transportFacts,
                 peer -> new PingPongDocument.Settings(SizeList.asList(sizes), request.warmup(), request.repetitions(),
-                        pingPong.calls().label(), PingPong.JIT_WARMUP, peer), startedAt);
+                        pingPong.calls().label(), request.op().label(), PingPong.JIT_WARMUP, peer), startedAt);
         return analyze(run, sizes, samples, wallSeconds);
     }
 

@@ -1,16 +1,28 @@
 package org.fabprobe.api;
 
 import org.fabprobe.pattern.PingPong;
+import org.fabprobe.transport.Op;
 
 /**
  * A ping-pong sweep to run: where ({@link SessionSettings}), which sizes, how many timed round
  * trips per size after how many untimed ones, and how each side sends and receives.
  */
-public record PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls) {
+public record PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls,
+                              Op op) {
     public PingPongRequest {
         if (sizes == null || sizes.length == 0) throw new IllegalArgumentException("no message sizes");
         SessionSettings.checkCounts(repetitions, warmup);
         sizes = sizes.clone();
+        if (op == null) op = Op.SEND;
+    }
+
+    /** Two-sided messages (send), as before one-sided operations existed. */
+    public PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls) {
+        this(session, sizes, repetitions, warmup, calls, Op.SEND);
+    }
+
+    public PingPongRequest op(Op op) {
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
     }
 
     /** The command's defaults over {@code transport} against a local mirror: sizes 0 B .. 4 MiB, 1000 round trips after 100. */
@@ -19,11 +31,11 @@ public record PingPongRequest(SessionSettings session, long[] sizes, int repetit
     }
 
     public PingPongRequest sizes(long... sizes) {
-        return new PingPongRequest(session, sizes, repetitions, warmup, calls);
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
     }
 
     public PingPongRequest repetitions(int repetitions) {
-        return new PingPongRequest(session, sizes, repetitions, warmup, calls);
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
     }
 
     @Override

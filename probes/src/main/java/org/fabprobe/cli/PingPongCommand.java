@@ -38,6 +38,11 @@ final class PingPongCommand implements Callable<Integer>, MeetsMirror {
             "(blocking under mpi, nonblocking elsewhere)"})
     String calls;
 
+    @Option(names = "--op", defaultValue = "send", description = {
+            "send: two-sided messages; write: RDMA-write ping-pong, the target polling its memory;",
+            "read, fetch-add, cswap: one operation's latency (atomics on 8 B). Default: ${DEFAULT-VALUE}"})
+    String op;
+
     @Override
     public void check() {
         request();
@@ -52,7 +57,10 @@ final class PingPongCommand implements Callable<Integer>, MeetsMirror {
     }
 
     private PingPongRequest request() {
-        return new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup, calls(calls, session.transport));
+        org.fabprobe.transport.Op parsed = org.fabprobe.transport.Op.parse(op);
+        Transports.checkOneSided(session.transport, parsed); // one line and exit 3 before any mirror starts
+        return new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup,
+                calls(calls, session.transport), parsed);
     }
 
     @Override

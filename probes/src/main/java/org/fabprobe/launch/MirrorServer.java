@@ -268,6 +268,7 @@ public final class MirrorServer {
             case org.fabprobe.pattern.Schedule.PingPongSchedule s -> "ping-pong";
             case org.fabprobe.pattern.Schedule.StreamSchedule s -> "stream";
             case org.fabprobe.pattern.Schedule.ProbeSchedule s -> "LogP probes";
+            case org.fabprobe.pattern.Schedule.OneSidedSchedule s -> "one-sided " + s.op().label();
         };
     }
 

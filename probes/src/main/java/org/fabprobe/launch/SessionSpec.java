@@ -23,11 +23,16 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
     static final int MAX_DEPTH = 4096;
     static final int MAX_SIZES = 4096;
     static final long MAX_COUNT = 10_000_000;
-    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3;
+    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3, ONE_SIDED = 4;
 
     /** How this side opens the transport: bound to {@code sourceNode} ("" = the provider's choice). */
     public TransportOptions options(String sourceNode) {
         return new TransportOptions(bufferBytes, depth, timeout, sourceNode);
+    }
+
+    /** The operation the pattern times: what the transport must be opened for. */
+    public org.fabprobe.transport.Op op() {
+        return schedule instanceof Schedule.OneSidedSchedule s ? s.op() : org.fabprobe.transport.Op.SEND;
     }
 
     byte[] encode() {
@@ -38,6 +43,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     .int32(s.repetitions()).int32(s.calls().ordinal());
             case Schedule.StreamSchedule s -> sizes(w.int32(STREAM), s.sizes()).int32(s.window())
                     .int32(s.warmup()).int32(s.repetitions());
+            case Schedule.OneSidedSchedule s -> sizes(w.int32(ONE_SIDED), s.sizes()).int32(s.warmup())
+                    .int32(s.repetitions()).int32(s.op().ordinal());
             case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
         }
         return w.bytes();
@@ -59,6 +66,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
             case STREAM -> new Schedule.StreamSchedule(sizes(r, bufferBytes), (int) check(r.int32(), 1, MAX_DEPTH, "window"),
                     count(r.int32()), reps(r.int32()));
             case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()));
+            case ONE_SIDED -> new Schedule.OneSidedSchedule(sizes(r, bufferBytes), count(r.int32()), reps(r.int32()),
+                    oneSidedOp(r.int32()));
             default -> throw refused("unknown pattern");
         };
         r.end();
@@ -80,6 +89,12 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
         long[] sizes = new long[n];
         for (int i = 0; i < n; i++) sizes[i] = check(r.int64(), 0, bufferBytes, "message size");
         return sizes;
+    }
+
+    private static org.fabprobe.transport.Op oneSidedOp(int ordinal) {
+        var ops = org.fabprobe.transport.Op.values();
+        if (ordinal < 1 || ordinal >= ops.length) throw refused("unknown one-sided op " + ordinal);
+        return ops[ordinal];
     }
 
     private static int count(int v) {

@@ -144,7 +144,7 @@ public abstract sealed class TcpRendezvous permits TcpRendezvous.MeasureSide, Tc
     }
 
     public Transport openTransport(SessionSpec spec, String sourceNode) {
-        return Transports.open(spec.transport(), spec.options(sourceNode));
+        return Transports.open(spec.transport(), spec.options(sourceNode), spec.op());
     }
 
     public byte[] exchangeAddresses(byte[] mine) {

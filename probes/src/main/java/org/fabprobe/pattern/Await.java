@@ -75,6 +75,21 @@ public final class Await {
         }
     }
 
+    /**
+     * For waits outside this class (a flag byte in memory, one-sided completions): the deadline
+     * to pass back next time, set at the first call; throws past it, naming {@code what}.
+     */
+    public long deadline(long deadline, String what) {
+        if (Shutdown.requested()) throw Shutdown.interrupted();
+        long now = Clock.now();
+        if (deadline == 0) return now + timeoutTicks;
+        if (now - deadline > 0) {
+            throw TransportException.timeout("no answer from " + peer + " for " + Math.round(Clock.toNs(timeoutTicks) / 1e6)
+                    + " ms while waiting for " + what + " (peer dead or stuck; see --timeout)");
+        }
+        return deadline;
+    }
+
     private long check(long deadline, Transport t, long target, boolean recv) {
         if (Shutdown.requested()) throw Shutdown.interrupted();
         long now = Clock.now();

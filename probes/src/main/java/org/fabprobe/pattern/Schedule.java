@@ -5,10 +5,14 @@ package org.fabprobe.pattern;
  * the start of a session (launch.SessionSpec carries it), and the mirror runs the matching
  * half. One named record per pattern, so both halves read the same typed inputs.
  */
-public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.StreamSchedule, Schedule.ProbeSchedule {
+public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.StreamSchedule, Schedule.ProbeSchedule,
+        Schedule.OneSidedSchedule {
 
     /** The ping-pong sweep: per size, warm-up plus timed round trips, with blocking or polled calls. */
     record PingPongSchedule(long[] sizes, int warmup, int repetitions, PingPong.Calls calls) implements Schedule {}
+
+    /** One-sided ping-pong ({@link OneSidedPingPong}): per size, warm-up plus timed operations of {@code op}. */
+    record OneSidedSchedule(long[] sizes, int warmup, int repetitions, org.fabprobe.transport.Op op) implements Schedule {}
 
     /** Streaming bandwidth: per size, warm-up plus timed windows of {@code window} messages. */
     record StreamSchedule(long[] sizes, int window, int warmup, int repetitions) implements Schedule {}
@@ -21,6 +25,7 @@ public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.Str
         return switch (this) {
             case PingPongSchedule s -> PingPong.of(s)::mirror;
             case StreamSchedule s -> Stream.of(s)::mirror;
+            case OneSidedSchedule s -> (t, await, control) -> OneSidedPingPong.of(s).mirror(t, await, control);
             case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls());
         };
     }

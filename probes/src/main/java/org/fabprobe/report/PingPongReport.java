@@ -17,6 +17,12 @@ import org.fabprobe.result.PingPongDocument;
 public final class PingPongReport {
     private PingPongReport() {}
 
+    /** What a sample is, by op: a write ping-pong's half round trip, else one operation (see pattern.OneSidedPingPong). */
+    private static final java.util.Map<String, String> OP_TIMES = java.util.Map.of("write",
+            "half round-trip times of RDMA-write ping-pong (the target polls its memory)", "read",
+            "read latency, one operation each", "fetch-add", "fetch-and-add latency on 8 B, one operation each",
+            "cswap", "compare-and-swap latency on 8 B, one operation each");
+
     public static String table(PingPongResult r) {
         PingPongDocument run = r.document();
         StringBuilder b = new StringBuilder();
@@ -25,7 +31,9 @@ public final class PingPongReport {
         if (congestionControl != null) library += (library.isEmpty() ? "" : ", ") + "tcp " + congestionControl;
         String clock = run.clock().source() + (run.clock().fallbackReason().isEmpty() ? ""
                 : " (" + run.clock().fallbackReason() + ")");
-        b.append(String.format(Locale.ROOT, "fabprobe pingpong  transport %s%s  clock %s  host %s%s%n", run.transport(),
+        String op = run.header().settings().op() == null ? "send" : run.header().settings().op();
+        b.append(String.format(Locale.ROOT, "fabprobe pingpong%s  transport %s%s  clock %s  host %s%s%n",
+                "send".equals(op) ? "" : "  op " + op, run.transport(),
                 library.isEmpty() ? "" : " (" + library + ")", clock, run.host().hostname(), r.headerNote()));
         b.append(String.format(Locale.ROOT, "%10s %7s %11s %11s %11s %11s %12s %8s%n", "size", "reps", "min µs",
                 "median µs", "p99 µs", "max µs", "MB/s", "outliers"));
@@ -35,7 +43,7 @@ public final class PingPongReport {
                     s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMbS(), s.outliers(),
                     remeasuredNote(p)));
         }
-        b.append("half round-trip times; max: the longest, where a preemption shows; MB/s = size / median.\n");
+        b.append(OP_TIMES.getOrDefault(op, "half round-trip times")).append("; max: the longest, where a preemption shows; MB/s = size / median.\n");
         if (run.hockney().isEmpty()) {
             b.append("Hockney fit: needs at least 3 sizes.\n");
         } else {

@@ -13,8 +13,8 @@ public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<S
                                List<HockneyRange> hockney, List<String> flags) implements RunDocument {
     public static final String SCHEMA = "fabprobe.pingpong/2";
 
-    /** pingpong's inputs, then the session's. */
-    public record Settings(List<Long> sizes, int warmup, int repetitions, String calls, int jitWarmupRoundTripsMax,
+    /** pingpong's inputs, then the session's; op: send, or the one-sided operation timed (absent before it existed). */
+    public record Settings(List<Long> sizes, int warmup, int repetitions, String calls, String op, int jitWarmupRoundTripsMax,
                            @JsonUnwrapped PeerSettings peer) {}
 
     /**

@@ -26,6 +26,33 @@ public final class Transports {
         };
     }
 
+    /** As {@link #open(String, TransportOptions)}, able to do one-sided {@code op} ({@link OneSided}) where it is not send. */
+    public static Transport open(String name, TransportOptions options, Op op) {
+        if (!op.oneSided()) return open(name, options);
+        checkOneSided(name, op);
+        checkBufferFits(options.bufferBytes());
+        TransportName parsed = TransportName.parse(name);
+        awaitInitialization(parsed.family());
+        return switch (parsed) {
+            case TransportName.Ofi ofi -> OfiTransport.open(name, ofi.detail(), options, op);
+            case TransportName.Ucx ucx -> UcxTransport.open(name, ucx.detail(), options, op);
+            default -> throw new IllegalStateException("checked above");
+        };
+    }
+
+    /** The transports that can do one-sided operations, for a refusal's one line. */
+    public static final String ONE_SIDED_TRANSPORTS = "ucx:posix, ucx:cma, ucx:tcp (emulated by UCX), and ofi: providers"
+            + " with FI_RMA and FI_ATOMIC (ofi:shm, ofi:tcp)";
+
+    /** Refuses, with exit 3 and one line, a transport family that has no one-sided operations. */
+    public static void checkOneSided(String name, Op op) {
+        if (!op.oneSided()) return;
+        TransportName parsed = TransportName.parseOrNull(name);
+        if (parsed instanceof TransportName.Ofi || parsed instanceof TransportName.Ucx) return;
+        throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "--op " + op.label() + ": " + name
+                + " has no one-sided operations; transports that do: " + ONE_SIDED_TRANSPORTS);
+    }
+
     /** Background initializations by transport family, and what each threw (see below). */
     private static final Map<String, Thread> INITIALIZING = new ConcurrentHashMap<>();
     private static final Map<String, Throwable> INITIALIZATION_FAILED = new ConcurrentHashMap<>();

@@ -24,7 +24,7 @@ class PingPongReportTest {
     }
 
     private static PingPongResult result(boolean fitted) {
-        var settings = new PingPongDocument.Settings(List.of(0L, 8L, 1L << 20), 10, 100, "nonblocking", 20000,
+        var settings = new PingPongDocument.Settings(List.of(0L, 8L, 1L << 20), 10, 100, "nonblocking", "send", 20000,
                 new PeerSettings(5000, "0,1", "127.0.0.1", "local child"));
         var run = new RunFacts<>("fabprobe test", "pingpong", "ofi:shm",
                 Map.of("provider", "shm", "library", "libfabric 1.22.0"), settings, new Host("node\"7", "Linux", "amd64", "cpu", "2", "jvm"),
@@ -79,7 +79,7 @@ class PingPongReportTest {
 
         Map<?, ?> settings = (Map<?, ?>) doc.get("settings");
         assertEquals(List.of(0.0, 8.0, 1048576.0), settings.get("sizes"));
-        assertEquals(List.of("sizes", "warmup", "repetitions", "calls", "jit_warmup_round_trips_max", "timeout_ms", "cpus",
+        assertEquals(List.of("sizes", "warmup", "repetitions", "calls", "op", "jit_warmup_round_trips_max", "timeout_ms", "cpus",
                 "source_address", "meeting"), List.copyOf(settings.keySet()), "the session's settings follow the command's, flat");
         assertEquals("0,1", settings.get("cpus"));
 

@@ -46,6 +46,9 @@ public final class FiHotPath {
     private static final MethodHandle FETCH_ATOMIC = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
             JAVA_INT, JAVA_INT, JAVA_LONG), CRITICAL);
+    // fi_writemsg: (ep, msg, flags)
+    private static final MethodHandle WRITEMSG = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
     private static final MethodHandle CQ_READ = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
 
@@ -72,6 +75,35 @@ public final class FiHotPath {
                            long context) {
         try {
             return (long) RMA.invokeExact(fn, ep, buf, len, desc, peer, addr, key, context);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** ep->rma->write of one endpoint, for {@link #rma} (an endpoint without FI_ATOMIC has no atomic table for {@link RmaFunctions}). */
+    public static MemorySegment writeOf(MemorySegment ep) {
+        return fi_ops_rma.write(Fi.rmaOps(ep));
+    }
+
+    /** ep->rma->read of one endpoint, for {@link #rma}. */
+    public static MemorySegment readOf(MemorySegment ep) {
+        return fi_ops_rma.read(Fi.rmaOps(ep));
+    }
+
+    /** ep->atomic->readwrite of one endpoint, for {@link #fetchAtomic}. */
+    public static MemorySegment fetchAtomicOf(MemorySegment ep) {
+        return fi_ops_atomic.readwrite(Fi.atomicOps(ep));
+    }
+
+    /** ep->rma->writemsg of one endpoint, for {@link #writemsg}. */
+    public static MemorySegment writemsgOf(MemorySegment ep) {
+        return fi_ops_rma.writemsg(Fi.rmaOps(ep));
+    }
+
+    /** fi_writemsg(ep, msg, flags): a write with per-operation flags (FI_DELIVERY_COMPLETE, FI_FENCE). */
+    public static long writemsg(MemorySegment fn, long ep, long msg, long flags) {
+        try {
+            return (long) WRITEMSG.invokeExact(fn, ep, msg, flags);
         } catch (Throwable t) {
             throw Downcalls.rethrow(t);
         }

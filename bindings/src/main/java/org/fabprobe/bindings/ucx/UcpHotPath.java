@@ -37,6 +37,51 @@ public final class UcpHotPath {
     private static final MethodHandle REQUEST_FREE = handle(Ucx.ucp_request_free$address(),
             FunctionDescriptor.ofVoid(JAVA_LONG));
 
+    private static final MethodHandle PUT = handle(Ucx.ucp_put_nbx$address(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle GET = handle(Ucx.ucp_get_nbx$address(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle ATOMIC = handle(Ucx.ucp_atomic_op_nbx$address(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle EP_FLUSH = handle(Ucx.ucp_ep_flush_nbx$address(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+
+    /** ucp_put_nbx(ep, buffer, count, remote_addr, rkey, param): a ucs_status_ptr_t. */
+    public static long put(long ep, long buffer, long count, long remoteAddr, long rkey, long param) {
+        try {
+            return (long) PUT.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** ucp_get_nbx(ep, buffer, count, remote_addr, rkey, param): a ucs_status_ptr_t. */
+    public static long get(long ep, long buffer, long count, long remoteAddr, long rkey, long param) {
+        try {
+            return (long) GET.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** ucp_atomic_op_nbx(ep, opcode, buffer, count, remote_addr, rkey, param): a ucs_status_ptr_t. */
+    public static long atomic(long ep, int opcode, long buffer, long count, long remoteAddr, long rkey, long param) {
+        try {
+            return (long) ATOMIC.invokeExact(ep, opcode, buffer, count, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** ucp_ep_flush_nbx(ep, param): a ucs_status_ptr_t. */
+    public static long epFlush(long ep, long param) {
+        try {
+            return (long) EP_FLUSH.invokeExact(ep, param);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
     /** ucp_tag_send_nbx(ep, buffer, count, tag, param): a ucs_status_ptr_t. */
     public static long tagSend(long ep, long buffer, long count, long tag, long param) {
         try {

@@ -26,6 +26,11 @@ import org.fabprobe.bindings.libfabric.gen.fi_tx_attr;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.Buffers;
 import org.fabprobe.transport.KnownPeers;
+import org.fabprobe.transport.OneSided;
+import org.fabprobe.transport.Op;
+import org.fabprobe.bindings.libfabric.gen.fi_msg_rma;
+import org.fabprobe.bindings.libfabric.gen.fi_rma_iov;
+import org.fabprobe.bindings.libfabric.gen.fi_rx_attr;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
@@ -42,7 +47,7 @@ import org.fabprobe.transport.Transports;
  * its own fi_context2-sized context (FI_CONTEXT/FI_CONTEXT2), and uses fi_tinject only up
  * to the provider's inject_size.
  */
-public final class OfiTransport implements Transport {
+public final class OfiTransport implements Transport, OneSided {
     /** Every message carries this tag; receives match it exactly. */
     private static final long TAG = 0xFAB;
     /** Room for struct fi_context2 (8 pointers): enough for FI_CONTEXT and FI_CONTEXT2 providers. */
@@ -80,8 +85,20 @@ public final class OfiTransport implements Transport {
 
     private long sendsPosted, sendsCompleted, recvsPosted, recvsCompleted;
 
-    private OfiTransport(String name, TransportOptions options) {
+    /** One-sided state (see {@link OneSided}); FI_RMA/FI_ATOMIC are asked for only where {@code op} needs them. */
+    private final Op op;
+    private MemorySegment recvMr = MemorySegment.NULL, rmaContexts = MemorySegment.NULL, writeMsg, compareSlice,
+            resultSlice, operandSlice;
+    private MemorySegment[] rmaContextSegments;
+    private long[] rmaContextSlots;
+    private MemorySegment writeFn, readFn, fetchAtomicFn, writemsgFn;
+    private long mrModeBits, remoteBase, remoteKey, rmaPosted, rmaCompleted, writeMsgAddress, rmaBase, rmaEnd = 0;
+    /** Whether the provider places data in order (FI_ORDER_DATA), so a write's last byte can be its flag. */
+    private boolean orderedData;
+
+    private OfiTransport(String name, TransportOptions options, Op op) {
         this.name = name;
+        this.op = op;
         this.depth = options.depth();
         this.slotMask = options.ringSlots() - 1;
         this.timeoutTicks = Clock.fromNs(options.timeout().toNanos());
@@ -111,7 +128,12 @@ public final class OfiTransport implements Transport {
 
     /** Opens provider {@code provider} (e.g. "shm", "tcp", "tcp;ofi_rxm", "verbs"). */
     public static OfiTransport open(String name, String provider, TransportOptions options) {
-        OfiTransport t = new OfiTransport(name, options);
+        return open(name, provider, options, Op.SEND);
+    }
+
+    /** As {@link #open(String, String, TransportOptions)}, with the capabilities one-sided {@code op} needs. */
+    public static OfiTransport open(String name, String provider, TransportOptions options, Op op) {
+        OfiTransport t = new OfiTransport(name, options, op);
         try {
             t.open(provider, options);
             return t;
@@ -125,7 +147,7 @@ public final class OfiTransport implements Transport {
         socketBased = socketBased(provider);
         MemorySegment hints = Fi.allocinfo();
         try {
-            fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV());
+            fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV() | oneSidedCaps(op));
             fi_info.mode(hints, FI_CONTEXT() | FI_CONTEXT2());
             fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
             MemorySegment domainAttr = ref(fi_info.domain_attr(hints), fi_domain_attr.layout().byteSize());
@@ -146,6 +168,12 @@ public final class OfiTransport implements Transport {
                 facts.put("source_node", "(provider default: no " + provider + " device holds " + node + ")");
                 rc = fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, infoOut);
             }
+            if (rc == -FI_ENODATA() && op.oneSided()) {
+                throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "libfabric provider '" + provider
+                        + "' offers no RDM endpoint with " + ((oneSidedCaps(op) & FI_ATOMIC()) != 0 ? "FI_ATOMIC" : "FI_RMA")
+                        + " here (--op " + op.label() + "); providers that may: " + String.join(", ", OfiProviders.rdmProviderNames())
+                        + "; transports that can: ucx:posix, ucx:cma, ucx:tcp (emulated)");
+            }
             if (rc == -FI_ENODATA()) {
                 throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "libfabric provider '" + provider
                         + "' offers no tagged RDM endpoint here; available: " + String.join(", ", OfiProviders.rdmProviderNames()));
@@ -162,6 +190,15 @@ public final class OfiTransport implements Transport {
         maxMessageSize = fi_ep_attr.max_msg_size(epAttr);
         injectSize = fi_tx_attr.inject_size(txAttr);
         long mrMode = fi_domain_attr.mr_mode(domainAttr);
+        mrModeBits = mrMode;
+        orderedData = (fi_rx_attr.comp_order(ref(fi_info.rx_attr(info), fi_rx_attr.layout().byteSize())) & FI_ORDER_DATA()) != 0;
+        if (op.oneSided()) {
+            long keySize = fi_domain_attr.mr_key_size(domainAttr);
+            // keys wider than 64 bits travel only as raw keys (FI_MR_RAW), which is not asked for
+            if (keySize > 8) throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, name + ": " + keySize
+                    + "-byte memory keys need FI_MR_RAW, which fabprobe does not use");
+            facts.put("mr_key_size", Long.toString(keySize));
+        }
         OfiProviders.describe(info, facts);
         Transports.checkMessageSize(name, options.bufferBytes(), maxMessageSize);
 
@@ -199,8 +236,11 @@ public final class OfiTransport implements Transport {
 
         // zero-filled, so touched and backed (FI_MR_ALLOCATED), and registered once
         buffers = Buffers.allocate(arena, options);
-        sendDesc = register(domain, buffers.send(), FI_SEND(), 1, mrMode);
-        recvDesc = register(domain, buffers.recv(), FI_RECV(), 2, mrMode);
+        long local = op.oneSided() ? FI_READ() | FI_WRITE() : 0;
+        long remote = op.oneSided() ? FI_REMOTE_READ() | FI_REMOTE_WRITE() : 0;
+        sendDesc = register(domain, buffers.send(), FI_SEND() | local, 1, mrMode);
+        recvDesc = register(domain, buffers.recv(), FI_RECV() | remote, 2, mrMode);
+        recvMr = fids.peek();
 
         int slots = options.ringSlots();
         MemorySegment sendContexts = arena.allocate(CONTEXT_BYTES * slots, 64);
@@ -212,6 +252,7 @@ public final class OfiTransport implements Transport {
             recvContextSlots[i] = recvContexts.address() + CONTEXT_BYTES * i;
         }
         cqEntries = arena.allocate(JAVA_LONG, CQ_BATCH);
+        if (op.oneSided()) prepareOneSided(slots);
         fn = FiHotPath.Functions.of(ep, cq);
         epAddress = ep.address();
         cqAddress = cq.address();
@@ -228,6 +269,56 @@ public final class OfiTransport implements Transport {
         check(Fi.getname(ep, addr, len), "fi_getname");
         address = addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         NativeEnvironment.reclaimTerminationSignals();
+    }
+
+    /** What {@code op} needs beside tagged messages: nothing for send. */
+    private static long oneSidedCaps(Op op) {
+        return switch (op) {
+            case SEND -> 0;
+            case WRITE -> FI_RMA() | FI_WRITE() | FI_REMOTE_WRITE();
+            case READ -> FI_RMA() | FI_READ() | FI_REMOTE_READ();
+            case FETCH_ADD, CSWAP -> FI_ATOMIC() | FI_READ() | FI_WRITE() | FI_REMOTE_READ() | FI_REMOTE_WRITE();
+        };
+    }
+
+    private void prepareOneSided(int slots) {
+        rmaContexts = arena.allocate(CONTEXT_BYTES * slots, 64);
+        rmaBase = rmaContexts.address();
+        rmaEnd = rmaBase + rmaContexts.byteSize();
+        rmaContextSlots = new long[slots];
+        rmaContextSegments = new MemorySegment[slots];
+        for (int i = 0; i < slots; i++) {
+            rmaContextSegments[i] = rmaContexts.asSlice(CONTEXT_BYTES * i, CONTEXT_BYTES);
+            rmaContextSlots[i] = rmaContextSegments[i].address();
+        }
+        // only the tables of the capabilities asked for: a provider leaves the others unset
+        if (op == Op.WRITE) {
+            writeFn = FiHotPath.writeOf(ep);
+            writemsgFn = FiHotPath.writemsgOf(ep);
+        }
+        if (op == Op.READ) readFn = FiHotPath.readOf(ep);
+        if (op == Op.FETCH_ADD) fetchAtomicFn = FiHotPath.fetchAtomicOf(ep);
+        // one struct fi_msg_rma for the payload writes that need flags: an iovec, a desc and an
+        // rma_iov beside it; a post fills in lengths and the context
+        writeMsg = arena.allocate(fi_msg_rma.layout().byteSize() + 16 + 8 + fi_rma_iov.layout().byteSize(), 64);
+        long msgBytes = fi_msg_rma.layout().byteSize();
+        MemorySegment iov = writeMsg.asSlice(msgBytes, 16);
+        MemorySegment desc = writeMsg.asSlice(msgBytes + 16, 8);
+        MemorySegment rmaIov = writeMsg.asSlice(msgBytes + 24, fi_rma_iov.layout().byteSize());
+        iov.set(JAVA_LONG, 0, buffers.send().address());
+        desc.set(ADDRESS, 0, sendDesc);
+        fi_msg_rma.msg_iov(writeMsg, iov);
+        fi_msg_rma.desc(writeMsg, desc);
+        fi_msg_rma.iov_count(writeMsg, 1);
+        fi_msg_rma.rma_iov(writeMsg, rmaIov);
+        fi_msg_rma.rma_iov_count(writeMsg, 1);
+        writeMsgAddress = writeMsg.address();
+        operandSlice = buffers.send().asSlice(0, 8);
+        resultSlice = buffers.send().asSlice(8, 8);
+        compareSlice = buffers.send().asSlice(16, 8);
+        facts.put("one_sided", op.label() + "; mr_mode 0x" + Long.toHexString(mrModeBits)
+                + ((mrModeBits & FI_MR_VIRT_ADDR()) != 0 ? " (remote addresses are virtual addresses)" : " (remote addresses are offsets)"));
+        if (op == Op.WRITE) facts.put("write_ordering", writeOrdering());
     }
 
     /** Providers that run on any IP interface (so any address of this host is theirs to bind). */
@@ -365,6 +456,7 @@ public final class OfiTransport implements Transport {
             for (int i = 0; i < n; i++) {
                 long context = cqEntries.getAtIndex(JAVA_LONG, i);
                 if (context >= recvBase && context < recvEnd) recvsCompleted++;
+                else if (context >= rmaBase && context < rmaEnd) rmaCompleted++;
                 else sendsCompleted++;
             }
         } else if (n != -FI_EAGAIN()) {
@@ -384,6 +476,135 @@ public final class OfiTransport implements Transport {
                 ? "receive" : "send";
         return TransportException.error(name + " " + op + " completed with error: " + Fi.strerror(err)
                 + " (provider: " + Fi.cqStrerror(cq, provErrno, fi_cq_err_entry.err_data(entry)) + ")");
+    }
+
+    // ---- one-sided ---------------------------------------------------------------------
+
+    @Override
+    public byte[] describeRegion() {
+        requireOneSided();
+        // FI_MR_VIRT_ADDR: the target address is the buffer's virtual address, else an offset into the region
+        long base = (mrModeBits & FI_MR_VIRT_ADDR()) != 0 ? buffers.recv().address() : 0;
+        // FI_MR_PROV_KEY: the key the provider chose, else the one asked for (fi_mr_key returns either)
+        long key = Fi.mrKey(recvMr);
+        byte[] description = new byte[16];
+        MemorySegment d = MemorySegment.ofArray(description);
+        d.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, base);
+        d.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8, key);
+        return description;
+    }
+
+    @Override
+    public void attachPeerRegion(byte[] description) {
+        requireOneSided();
+        MemorySegment d = MemorySegment.ofArray(description);
+        remoteBase = d.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        remoteKey = d.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8);
+        MemorySegment rmaIov = fi_msg_rma.rma_iov(writeMsg).reinterpret(fi_rma_iov.layout().byteSize());
+        fi_rma_iov.key(rmaIov, remoteKey);
+        fi_msg_rma.addr(writeMsg, peer);
+    }
+
+    private void requireOneSided() {
+        if (!op.oneSided()) throw new IllegalStateException(name + " was opened for two-sided messages only");
+    }
+
+    @Override
+    public void postWrite(long bytes) {
+        if (orderedData) {
+            write(0, bytes);
+            return;
+        }
+        if (bytes > 1) {
+            // no FI_ORDER_DATA: the payload with FI_DELIVERY_COMPLETE, its completion, then the flag byte
+            long context = rmaContextSlots[(int) rmaPosted & slotMask];
+            long iov = writeMsgAddress + fi_msg_rma.layout().byteSize();
+            long rmaIov = iov + 24;
+            MemorySegment msg = writeMsg;
+            msg.set(JAVA_LONG, fi_msg_rma.layout().byteSize() + 8, bytes - 1); // iov_len
+            msg.set(JAVA_LONG, rmaIov - writeMsgAddress, remoteBase);          // rma_iov.addr
+            msg.set(JAVA_LONG, rmaIov - writeMsgAddress + 8, bytes - 1);       // rma_iov.len
+            msg.set(JAVA_LONG, fi_msg_rma.context$offset(), context);
+            long rc, deadline = 0;
+            while ((rc = FiHotPath.writemsg(writemsgFn, epAddress, writeMsgAddress, FI_DELIVERY_COMPLETE() | FI_COMPLETION())) != 0) {
+                deadline = retryOrFail(rc, deadline, "fi_writemsg");
+            }
+            long target = ++rmaPosted;
+            long waitDeadline = Clock.now() + timeoutTicks;
+            while (rmaCompleted < target) {
+                progress();
+                if (Clock.now() > waitDeadline) throw TransportException.timeout(name + ": fi_writemsg never completed");
+            }
+        }
+        write(bytes - 1, 1);
+    }
+
+    /** fi_write of {@code bytes} at {@code offset}, with a completion (a context of its own). */
+    private void write(long offset, long bytes) {
+        long rc, deadline = 0;
+        long context = rmaContextSlots[(int) rmaPosted & slotMask];
+        while ((rc = FiHotPath.rma(writeFn, epAddress, sendBufAddress + offset, bytes, sendDescAddress, peer,
+                remoteBase + offset, remoteKey, context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_write");
+        }
+        rmaPosted++;
+    }
+
+    @Override
+    public String writeOrdering() {
+        return orderedData ? "one fi_write; its last byte is the flag (the provider reports FI_ORDER_DATA)"
+                : "fi_writemsg of the payload with FI_DELIVERY_COMPLETE, its completion, then a 1-byte fi_write of the flag";
+    }
+
+    @Override
+    public void postRead(long bytes) {
+        long context = rmaContextSlots[(int) rmaPosted & slotMask];
+        long rc, deadline = 0;
+        while ((rc = FiHotPath.rma(readFn, epAddress, sendBufAddress, bytes, sendDescAddress, peer, remoteBase,
+                remoteKey, context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_read");
+        }
+        rmaPosted++;
+    }
+
+    @Override
+    public void postFetchAdd(long value) {
+        operandSlice.set(JAVA_LONG, 0, value);
+        long context = rmaContextSlots[(int) rmaPosted & slotMask];
+        long rc, deadline = 0;
+        while ((rc = FiHotPath.fetchAtomic(fetchAtomicFn, epAddress, sendBufAddress, 1, sendDescAddress,
+                sendBufAddress + 8, sendDescAddress, peer, remoteBase, remoteKey, FI_UINT64(), FI_SUM(), context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_fetch_atomic");
+        }
+        rmaPosted++;
+    }
+
+    @Override
+    public void postCompareSwap(long compare, long swap) {
+        operandSlice.set(JAVA_LONG, 0, swap);
+        compareSlice.set(JAVA_LONG, 0, compare);
+        MemorySegment context = rmaContextSegments[(int) rmaPosted & slotMask];
+        long rc, deadline = 0;
+        while ((rc = Fi.compareAtomic(ep, operandSlice, 1, sendDesc, compareSlice, sendDesc, resultSlice, sendDesc, peer,
+                remoteBase, remoteKey, FI_UINT64(), FI_CSWAP(), context)) != 0) {
+            deadline = retryOrFail(rc, deadline, "fi_compare_atomic");
+        }
+        rmaPosted++;
+    }
+
+    @Override
+    public long fetched() {
+        return resultSlice.get(JAVA_LONG, 0);
+    }
+
+    @Override
+    public long oneSidedPosted() {
+        return rmaPosted;
+    }
+
+    @Override
+    public long oneSidedCompleted() {
+        return rmaCompleted;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static org.fabprobe.bindings.ucx.gen.Ucx.*;
 
 import java.lang.foreign.Arena;
@@ -27,6 +28,8 @@ import org.fabprobe.bindings.ucx.gen.ucp_request_param_t;
 import org.fabprobe.bindings.ucx.gen.ucp_worker_params;
 import org.fabprobe.transport.Buffers;
 import org.fabprobe.transport.KnownPeers;
+import org.fabprobe.transport.OneSided;
+import org.fabprobe.transport.Op;
 import org.fabprobe.transport.TcpFacts;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
@@ -45,7 +48,7 @@ import org.fabprobe.transport.TransportOptions;
  * its slot: that post comes after the pattern's reply is on its way, so ucp_request_free is
  * off the round trip's critical path.
  */
-public final class UcxTransport implements Transport {
+public final class UcxTransport implements Transport, OneSided {
     private static final long TAG = 0xFAB;
     private static final long TAG_MASK = -1L;
 
@@ -72,11 +75,22 @@ public final class UcxTransport implements Transport {
     /** Endpoints by the peer's worker address, each created once. */
     private final KnownPeers<MemorySegment> endpoints = new KnownPeers<>();
 
+    /** One-sided state (see {@link OneSided}): the peer's rkey and base address, params, a ring of requests. */
+    private final Op op;
+    private MemorySegment rkey = MemorySegment.NULL;
+    private long rkeyAddress, remoteBase, putParamAddress, getParamAddress, addParamAddress, swapParamAddress,
+            flushParamAddress;
+    private final long[] rmaRequests;
+    private long rmaPosted, rmaCompleted;
+    private String tls;
+
     /** What {@link UcxSettings} pinned, for the facts. */
     private Map<String, String> pinned = Map.of();
 
-    private UcxTransport(String name, TransportOptions options) {
+    private UcxTransport(String name, TransportOptions options, Op op) {
         this.name = name;
+        this.op = op;
+        this.rmaRequests = new long[options.ringSlots()];
         this.slotMask = options.ringSlots() - 1;
         this.sendRequests = new long[options.ringSlots()];
         this.recvRequests = new long[options.ringSlots()];
@@ -84,8 +98,13 @@ public final class UcxTransport implements Transport {
 
     /** Opens UCX with UCX_TLS={@code tls} (e.g. "tcp", "posix,cma", "rc"). */
     public static UcxTransport open(String name, String tls, TransportOptions options) {
+        return open(name, tls, options, Op.SEND);
+    }
+
+    /** As {@link #open(String, String, TransportOptions)}, with UCP's RMA and 64-bit atomics features where {@code op} is one-sided. */
+    public static UcxTransport open(String name, String tls, TransportOptions options, Op op) {
         NativeEnvironment.prepare();
-        UcxTransport t = new UcxTransport(name, options);
+        UcxTransport t = new UcxTransport(name, options, op);
         try {
             t.open(tls, options);
             return t;
@@ -125,7 +144,8 @@ public final class UcxTransport implements Transport {
             MemorySegment params = arena.allocate(ucp_params.layout());
             ucp_params.field_mask(params, UCP_PARAM_FIELD_FEATURES()
                     | (callbacks ? UCP_PARAM_FIELD_REQUEST_SIZE() | UCP_PARAM_FIELD_REQUEST_INIT() : 0));
-            ucp_params.features(params, UCP_FEATURE_TAG());
+            // the one-sided features only where asked for: they add lanes to every endpoint's wire-up
+            ucp_params.features(params, UCP_FEATURE_TAG() | (op.oneSided() ? UCP_FEATURE_RMA() | UCP_FEATURE_AMO64() : 0));
             if (callbacks) { // each request's status word (see UcpCompletion)
                 ucp_params.request_size(params, UcpCompletion.STATUS_BYTES);
                 ucp_params.request_init(params, UcpCompletion.initCallback());
@@ -164,6 +184,8 @@ public final class UcxTransport implements Transport {
         recvBufAddress = buffers.recv().address();
         sendParamAddress = sendParam.address();
         recvParamAddress = recvParam.address();
+        this.tls = tls;
+        if (op.oneSided()) prepareOneSided();
 
         facts.put("library", "UCX " + Ucp.version());
         facts.put("tls", tls);
@@ -249,6 +271,25 @@ public final class UcxTransport implements Transport {
         return out.get(ADDRESS, 0);
     }
 
+    private void prepareOneSided() {
+        putParamAddress = requestParam(sendMemh, false).address();
+        getParamAddress = requestParam(sendMemh, false).address();
+        flushParamAddress = requestParam(MemorySegment.NULL, false).address();
+        // atomics: the operand at the send buffer's offset 0, the reply (a swap's compare value going in) at 8
+        addParamAddress = atomicParam().address();
+        swapParamAddress = atomicParam().address();
+        facts.put("one_sided", op.label() + (emulated(op) ? " (emulated by UCX: active messages the target's progress serves)" : ""));
+    }
+
+    private MemorySegment atomicParam() {
+        MemorySegment param = requestParam(MemorySegment.NULL, false);
+        ucp_request_param_t.op_attr_mask(param, (ucp_request_param_t.op_attr_mask(param) & ~UCP_OP_ATTR_FIELD_MEMH())
+                | UCP_OP_ATTR_FIELD_DATATYPE() | UCP_OP_ATTR_FIELD_REPLY_BUFFER());
+        ucp_request_param_t.datatype(param, Ucp.dtMakeContig(8));
+        ucp_request_param_t.reply_buffer(param, buffers.send().asSlice(8, 8));
+        return param;
+    }
+
     /** A request param, with {@link UcpCompletion}'s callback (native code, never Java) where it runs. */
     private MemorySegment requestParam(MemorySegment memh, boolean recv) {
         MemorySegment param = arena.allocate(ucp_request_param_t.layout());
@@ -259,6 +300,7 @@ public final class UcxTransport implements Transport {
             if (recv) ucp_request_param_t.cb.recv(cb, UcpCompletion.completionCallback());
             else ucp_request_param_t.cb.send(cb, UcpCompletion.completionCallback());
         }
+        if (memh.equals(MemorySegment.NULL)) fields &= ~UCP_OP_ATTR_FIELD_MEMH();
         ucp_request_param_t.op_attr_mask(param, fields);
         ucp_request_param_t.memh(param, memh);
         return param;
@@ -358,6 +400,128 @@ public final class UcxTransport implements Transport {
         postedSinceLastCheck = false;
         while (recvsCompleted < recvsPosted && done(recvRequests, recvsCompleted, "receive")) recvsCompleted++;
         while (sendsCompleted < sendsPosted && done(sendRequests, sendsCompleted, "send")) sendsCompleted++;
+        while (rmaCompleted < rmaPosted && done(rmaRequests, rmaCompleted, "one-sided operation")) rmaCompleted++;
+    }
+
+    // ---- one-sided ---------------------------------------------------------------------
+
+    @Override
+    public byte[] describeRegion() {
+        requireOneSided();
+        MemorySegment out = arena.allocate(ADDRESS);
+        MemorySegment size = arena.allocate(JAVA_LONG);
+        Ucs.check(ucp_rkey_pack(context, recvMemh, out, size), "ucp_rkey_pack");
+        MemorySegment packed = out.get(ADDRESS, 0).reinterpret(size.get(JAVA_LONG, 0));
+        byte[] description = new byte[8 + (int) packed.byteSize()];
+        MemorySegment.ofArray(description).set(JAVA_LONG_UNALIGNED, 0, buffers.recv().address());
+        MemorySegment.copy(packed, 0, MemorySegment.ofArray(description), 8, packed.byteSize());
+        ucp_rkey_buffer_release(packed);
+        return description;
+    }
+
+    @Override
+    public void attachPeerRegion(byte[] description) {
+        requireOneSided();
+        if (!rkey.equals(MemorySegment.NULL)) ucp_rkey_destroy(rkey);
+        remoteBase = MemorySegment.ofArray(description).get(JAVA_LONG_UNALIGNED, 0);
+        MemorySegment packed = arena.allocate(description.length - 8);
+        MemorySegment.copy(MemorySegment.ofArray(description), 8, packed, 0, packed.byteSize());
+        MemorySegment out = arena.allocate(ADDRESS);
+        Ucs.check(ucp_ep_rkey_unpack(ep, packed, out), "ucp_ep_rkey_unpack");
+        rkey = out.get(ADDRESS, 0);
+        rkeyAddress = rkey.address();
+    }
+
+    private void requireOneSided() {
+        if (!op.oneSided()) throw new IllegalStateException(name + " was opened for two-sided messages only");
+    }
+
+    @Override
+    public void postWrite(long bytes) {
+        if (bytes > 1) {
+            // UCP orders nothing between puts without a fence or flush: the payload is flushed
+            // (remotely complete) before the flag byte is put
+            long payload = UcpHotPath.put(epAddress, sendBufAddress, bytes - 1, remoteBase, rkeyAddress, putParamAddress);
+            if (Ucs.ptrIsErr(payload)) throw failed("ucp_put_nbx", Ucs.ptrStatus(payload));
+            long flush = UcpHotPath.epFlush(epAddress, flushParamAddress);
+            if (Ucs.ptrIsErr(flush)) throw failed("ucp_ep_flush_nbx", Ucs.ptrStatus(flush));
+            if (flush != 0) awaitRequest(flush, "ucp_ep_flush_nbx");
+            if (payload != 0) awaitRequest(payload, "ucp_put_nbx");
+        }
+        track(UcpHotPath.put(epAddress, sendBufAddress + bytes - 1, 1, remoteBase + bytes - 1, rkeyAddress, putParamAddress),
+                "ucp_put_nbx");
+    }
+
+    @Override
+    public String writeOrdering() {
+        return "put of the payload, ucp_ep_flush_nbx, then a 1-byte put of the flag";
+    }
+
+    @Override
+    public void postRead(long bytes) {
+        track(UcpHotPath.get(epAddress, sendBufAddress, bytes, remoteBase, rkeyAddress, getParamAddress), "ucp_get_nbx");
+    }
+
+    @Override
+    public void postFetchAdd(long value) {
+        buffers.send().set(JAVA_LONG, 0, value);
+        track(UcpHotPath.atomic(epAddress, UCP_ATOMIC_OP_ADD(), sendBufAddress, 1, remoteBase, rkeyAddress, addParamAddress),
+                "ucp_atomic_op_nbx(ADD)");
+    }
+
+    @Override
+    public void postCompareSwap(long compare, long swap) {
+        buffers.send().set(JAVA_LONG, 0, swap);
+        buffers.send().set(JAVA_LONG, 8, compare); // the reply buffer: the compare value going in, the old value coming back
+        track(UcpHotPath.atomic(epAddress, UCP_ATOMIC_OP_CSWAP(), sendBufAddress, 1, remoteBase, rkeyAddress, swapParamAddress),
+                "ucp_atomic_op_nbx(CSWAP)");
+    }
+
+    @Override
+    public long fetched() {
+        return buffers.send().get(JAVA_LONG, 8);
+    }
+
+    @Override
+    public long oneSidedPosted() {
+        return rmaPosted;
+    }
+
+    @Override
+    public long oneSidedCompleted() {
+        return rmaCompleted;
+    }
+
+    @Override
+    public boolean emulated(Op op) {
+        // over tcp alone UCX 1.13 has no lane that puts, gets or runs atomics by itself: it runs
+        // them as active messages that the target's worker progress serves
+        return op.oneSided() && !tls.contains("posix") && !tls.contains("sysv")
+                && !tls.contains("cma") && !tls.contains("rc") && !tls.contains("dc") && !tls.contains("xpmem")
+                && !tls.contains("knem") && !tls.contains("all") && !tls.contains("sm");
+    }
+
+    private void track(long request, String call) {
+        if (Ucs.ptrIsErr(request)) throw failed(call, Ucs.ptrStatus(request));
+        if (request == 0 && rmaCompleted == rmaPosted) {
+            rmaPosted++;
+            rmaCompleted++;
+            return;
+        }
+        reuse(rmaRequests, rmaPosted++, request);
+        postedSinceLastCheck = true;
+    }
+
+    /** Progresses until one request completes, then frees it (inside a write: the payload before its flag). */
+    private void awaitRequest(long request, String call) {
+        long spins = 0;
+        byte status;
+        while ((status = callbacks ? (byte) MEMORY.get(JAVA_INT, request) : UcpHotPath.checkStatus(request)) == Ucs.INPROGRESS) {
+            UcpHotPath.progress(workerAddress);
+            if (++spins > 2_000_000_000L) throw TransportException.timeout(name + " " + call + " never completed");
+        }
+        free(request);
+        if (status != Ucs.OK) throw failed(call, status);
     }
 
     /** Whether operation {@code index} of a ring has completed (its request is freed later, by reuse). */
@@ -410,6 +574,9 @@ public final class UcxTransport implements Transport {
         if (!worker.equals(MemorySegment.NULL)) {
             cancelOutstanding(recvRequests, recvsCompleted, recvsPosted);
             cancelOutstanding(sendRequests, sendsCompleted, sendsPosted);
+            cancelOutstanding(rmaRequests, rmaCompleted, rmaPosted);
+            if (!rkey.equals(MemorySegment.NULL)) ucp_rkey_destroy(rkey);
+            rkey = MemorySegment.NULL;
             for (MemorySegment e : endpoints.all()) closeEndpoint(e);
             endpoints.clear();
         }

@@ -1,0 +1,54 @@
+package org.fabprobe.transport;
+
+/**
+ * One-sided operations a transport may offer beside its messages ({@link Transport}): the
+ * peer's receive buffer is the target of writes, reads and 64-bit atomics, the local send
+ * buffer their source (and a read's destination, an atomic's operand and result words).
+ *
+ * <p>Both sides describe their receive buffer ({@link #describeRegion}: address or offset and
+ * packed key, as the library wants it) and hand the description to the other side over the
+ * untimed control channel ({@link #attachPeerRegion}) before anything is timed. Operations
+ * complete in posting order as counted by {@link #oneSidedCompleted}, found by
+ * {@link Transport#progress}; nothing on this path allocates.
+ */
+public interface OneSided {
+
+    /** This transport's receive buffer as the peer needs it to address it. */
+    byte[] describeRegion();
+
+    /** Makes the peer's receive buffer, as it described it, the target of every operation. */
+    void attachPeerRegion(byte[] description);
+
+    /**
+     * Writes the send buffer's first {@code bytes} (at least 1) to the same place in the peer's
+     * receive buffer so that the last byte lands after all others: the peer polls it as the
+     * message's flag. How the library is made to keep that order is {@link #writeOrdering}.
+     */
+    void postWrite(long bytes);
+
+    /** How {@link #postWrite} keeps the flag byte after the payload, in words, for the record. */
+    String writeOrdering();
+
+    /** Reads the peer's first {@code bytes} into the send buffer. */
+    void postRead(long bytes);
+
+    /** Adds {@code value} to the peer's first 8 bytes; the old value goes to {@link #fetched}. */
+    void postFetchAdd(long value);
+
+    /** Compare-and-swap on the peer's first 8 bytes; the old value goes to {@link #fetched}. */
+    void postCompareSwap(long compare, long swap);
+
+    /** The value the last completed atomic fetched. */
+    long fetched();
+
+    /** One-sided operations posted since open, those a write makes inside {@link #postWrite} included. */
+    long oneSidedPosted();
+
+    /** One-sided operations completed since open (locally: a write's source is reusable, a read's data is here). */
+    long oneSidedCompleted();
+
+    /** Whether the library carries out {@code op} in software with the target's CPU (its progress) here. */
+    default boolean emulated(Op op) {
+        return false;
+    }
+}
