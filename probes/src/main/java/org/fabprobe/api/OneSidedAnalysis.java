@@ -1,14 +1,9 @@
 package org.fabprobe.api;
 
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.fabprobe.Steps;
-import org.fabprobe.launch.Session;
 import org.fabprobe.pattern.OneSidedPingPong;
 import org.fabprobe.pattern.PingPong;
-import org.fabprobe.result.PingPongDocument;
 
 /**
  * {@code pingpong --op write|read|fetch-add|cswap}: {@link OneSidedPingPong} through the same
@@ -28,21 +23,9 @@ final class OneSidedAnalysis {
         if (sizes.length == 0) {
             throw new IllegalArgumentException("--op " + request.op().label() + " needs a size of at least 1 B");
         }
-        SessionSettings session = request.session();
         OneSidedPingPong pattern = new OneSidedPingPong(sizes, request.warmup(), request.repetitions(), request.op());
-        var spec = session.spec(Math.max(sizes[sizes.length - 1], MIN_BUFFER_BYTES), 4, pattern.schedule());
-        String startedAt = Instant.now().toString();
-        long start = System.nanoTime();
-        Map<String, String> transportFacts = new LinkedHashMap<>();
-        Session.Facts[] facts = new Session.Facts[1];
-        PingPong.Samples samples = session.run(spec, (t, await, control) -> {
-            transportFacts.putAll(t.facts());
-            return pattern.measure(t, await, control, steps);
-        }, f -> facts[0] = f);
-        double wallSeconds = (System.nanoTime() - start) / 1e9;
-        RunFacts<PingPongDocument.Settings> run = session.runFacts("pingpong", facts[0], transportFacts,
-                peer -> new PingPongDocument.Settings(SizeList.asList(sizes), request.warmup(), request.repetitions(),
-                        PingPong.Calls.NONBLOCKING.label(), request.op().label(), OneSidedPingPong.JIT_ROUNDS, peer), startedAt);
-        return PingPongAnalysis.analyze(run, sizes, samples, wallSeconds);
+        var spec = request.session().spec(Math.max(sizes[sizes.length - 1], MIN_BUFFER_BYTES), 4, pattern.schedule());
+        return PingPongAnalysis.sweep(request, sizes, spec, PingPong.Calls.NONBLOCKING.label(), OneSidedPingPong.JIT_ROUNDS,
+                (t, await, control, facts) -> pattern.measure(t, await, control, steps));
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.fabprobe.Steps;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.Session;
+import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Drift;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.HockneyFit;
@@ -19,9 +20,12 @@ import org.fabprobe.model.Robust;
 import org.fabprobe.model.Segments;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.Await;
 import org.fabprobe.pattern.PingPong;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.transport.Control;
+import org.fabprobe.transport.Transport;
 
 /** A ping-pong sweep from request to typed result: the session, the statistics per size, the Hockney fit and the flags. */
 public final class PingPongAnalysis {
@@ -31,23 +35,39 @@ public final class PingPongAnalysis {
     public static PingPongResult run(PingPongRequest request, Steps steps) {
         if (request.op().oneSided()) return OneSidedAnalysis.run(request, steps);
         long[] sizes = request.sizes();
-        SessionSettings session = request.session();
         PingPong pingPong = new PingPong(sizes, request.warmup(), request.repetitions(), request.calls());
-        var spec = session.spec(sizes[sizes.length - 1], 4, pingPong.schedule());
+        var spec = request.session().spec(sizes[sizes.length - 1], 4, pingPong.schedule());
+        return sweep(request, sizes, spec, pingPong.calls().label(), PingPong.JIT_WARMUP, (t, await, control, facts) -> {
+            // the session's facts arrive before the timing: on a shared CPU every attempt is disturbed alike
+            boolean sharedCpu = facts != null && facts.sharedCpu() >= 0;
+            return pingPong.measure(t, await, control, steps, sharedCpu ? 0 : PingPong.MAX_REMEASURES);
+        });
+    }
+
+    /** The measure half of a sweep, given the session's facts (null if they have not come). */
+    interface SweepHalf {
+        PingPong.Samples measure(Transport t, Await await, Control control, Session.Facts facts);
+    }
+
+    /**
+     * One sweep of {@code sizes} through the request's session (two-sided or one-sided), timed,
+     * with the run's header and settings, analysed.
+     */
+    static PingPongResult sweep(PingPongRequest request, long[] sizes, SessionSpec spec, String calls, int jitRounds,
+                                SweepHalf half) {
+        SessionSettings session = request.session();
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
         Session.Facts[] facts = new Session.Facts[1];
         PingPong.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            // the session's facts arrive before the timing: on a shared CPU every attempt is disturbed alike
-            boolean sharedCpu = facts[0] != null && facts[0].sharedCpu() >= 0;
-            return pingPong.measure(t, await, control, steps, sharedCpu ? 0 : PingPong.MAX_REMEASURES);
+            return half.measure(t, await, control, facts[0]);
         }, f -> facts[0] = f);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         RunFacts<PingPongDocument.Settings> run = session.runFacts("pingpong", facts[0], transportFacts,
                 peer -> new PingPongDocument.Settings(SizeList.asList(sizes), request.warmup(), request.repetitions(),
-                        pingPong.calls().label(), request.op().label(), PingPong.JIT_WARMUP, peer), startedAt);
+                        calls, request.op().label(), jitRounds, peer), startedAt);
         return analyze(run, sizes, samples, wallSeconds);
     }
 
