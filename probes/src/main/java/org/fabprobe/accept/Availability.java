@@ -32,7 +32,15 @@ public final class Availability {
     public static List<Absent> absent(Spec spec) {
         List<Absent> absent = new ArrayList<>();
         Set<String> asked = new HashSet<>();
-        List<String> ofi = null;
+        // libfabric's provider list, read once and only if a check names an ofi: transport
+        java.util.function.Supplier<List<String>> ofi = new java.util.function.Supplier<>() {
+            List<String> names;
+
+            public List<String> get() {
+                if (names == null) names = OfiProviders.rdmProviderNames();
+                return names;
+            }
+        };
         for (Check c : spec.checks()) {
             record Named(String transport, String where) {}
             List<Named> named = new ArrayList<>(List.of(new Named(c.transport(), c.whereOf("transport"))));
@@ -40,7 +48,6 @@ public final class Availability {
             if (mpi != null) named.add(new Named("mpi:" + (mpi.contains("/") ? mpi : mpi + "/" + c.transport()), c.whereOf("mpi")));
             for (Named n : named) {
                 if (!asked.add(n.transport())) continue;
-                if (ofi == null && n.transport().contains("ofi:")) ofi = OfiProviders.rdmProviderNames();
                 String problem = problem(n.transport(), ofi);
                 if (problem != null) absent.add(new Absent(n.where(), n.transport(), problem));
             }
@@ -49,11 +56,12 @@ public final class Availability {
     }
 
     /** Why {@code transport} is not offered here, or null ({@code ofi}: libfabric's tagged RDM providers, if asked). */
-    private static String problem(String transport, List<String> ofi) {
+    private static String problem(String transport, java.util.function.Supplier<List<String>> ofiProviders) {
         String absent = "transport '" + transport + "' is not available here: ";
         return switch (TransportName.parseOrNull(transport)) {
             case TransportName.Ofi o -> {
                 String provider = o.detail();
+                List<String> ofi = ofiProviders.get();
                 boolean offered = ofi.stream().anyMatch(p -> p.equals(provider) || p.startsWith(provider + ";"));
                 yield offered ? null : absent + "libfabric has no tagged RDM provider '" + provider + "' (it has: "
                         + String.join(", ", ofi) + ")";
@@ -65,7 +73,11 @@ public final class Availability {
                 if (missing != null) yield absent + missing;
                 // what the MPI runs over must be offered too (ob1's BTLs are Open MPI's own)
                 String under = selection.underneath();
-                String problem = under.startsWith("ofi:") || under.startsWith("ucx:") ? problem(under, ofi) : null;
+                String problem = switch (TransportName.parseOrNull(under)) {
+                    case TransportName.Ofi o -> problem(under, ofiProviders);
+                    case TransportName.Ucx u -> problem(under, ofiProviders);
+                    case null, default -> null;
+                };
                 yield problem == null ? null : "transport '" + transport + "' runs over " + under + ": " + problem;
             }
             case TransportName.Sim s -> null;
