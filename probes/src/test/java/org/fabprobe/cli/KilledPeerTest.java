@@ -94,7 +94,7 @@ class KilledPeerTest {
             Thread.sleep(50);
             child = measure.children().findFirst().orElse(null);
         }
-        Thread.sleep(3000); // the address exchange and the JIT warm-up take under a second when idle
+        Thread.sleep(1000); // into the address exchange, the warm-up or the timed rounds: the survivor must tell either
         return child;
     }
 
