@@ -12,6 +12,7 @@ import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.launch.LocalMirror;
 import org.fabprobe.launch.MirrorServer;
 import org.fabprobe.launch.Session;
+import org.fabprobe.runtime.Interrupts;
 import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
@@ -79,6 +80,7 @@ public final class Main {
 
     public static void main(String[] args) {
         NativeEnvironment.prepare(); // before any native library is loaded
+        Interrupts.honourIgnored(); // kill -INT stops a background job's run too
         int code = run(args);
         System.out.flush();
         Shutdown.finished(); // a signal's shutdown hook waits for this, not longer

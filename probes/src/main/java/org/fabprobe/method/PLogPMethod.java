@@ -229,10 +229,11 @@ public final class PLogPMethod {
             Sampled off = drifted(before, rtt0) ? before : drifted(lastSentinel, rtt0) ? lastSentinel : null;
             if (off == null) return p;
             if (attempt == DRIFT_RETRIES_PER_SIZE || driftRetries == DRIFT_RETRIES_PER_RUN) {
-                driftNotes.add(String.format(java.util.Locale.ROOT, "%ssize %d B measured while the 0 B round trip read"
-                        + " %.0f ns instead of the run's %.0f ns (the host changed speed: other work, CPU frequency, or"
-                        + " the hypervisor's placement of the CPUs); its g(m) and the ranges around it may be artefacts",
-                        DRIFT_NOTE, m, off.value(), rtt0.value()));
+                driftNotes.add(String.format(java.util.Locale.ROOT, "%ssize %d B: the 0 B round trip measured %s it"
+                        + " took %.3f µs, against %.3f µs at the start of the run (the host changed speed: other work, CPU"
+                        + " frequency, or the hypervisor's placement of the CPUs); its g(m) and the ranges around it may be"
+                        + " artefacts", DRIFT_NOTE, m, off == before ? "just before" : "just after", off.value() / 1e3,
+                        rtt0.value() / 1e3));
                 return p;
             }
             driftRetries++;

@@ -42,6 +42,35 @@ class InterruptTest {
         }
     }
 
+    /**
+     * A script's background job starts with SIGINT ignored, and HotSpot then installs no handler
+     * for it: {@code kill -INT} stopped ofi:shm runs (libfabric's shm provider has a handler of its
+     * own) but not ucx: or tcp runs. Started here with SIGINT ignored, as such a job is.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ucx:tcp", "ofi:tcp"})
+    void interruptStopsARunStartedWithItIgnored(String transport, @TempDir Path dir) throws Exception {
+        Path log = dir.resolve("measure.log");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        String command = String.join(" ", List.of("trap '' INT; exec", java.toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", "\"$FABPROBE_CP\"", "org.fabprobe.cli.Main", "pingpong", "-t", transport, "-s", "1M", "-n", "10000000"));
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("FABPROBE_CP", System.getProperty("java.class.path"));
+        Process measure = builder.start();
+        try {
+            ProcessHandle mirror = awaitTimingLoop(measure, log);
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(measure.pid())).start().waitFor());
+            assertTrue(measure.waitFor(20, TimeUnit.SECONDS), "measure did not stop on SIGINT: " + Files.readString(log));
+            String out = Files.readString(log);
+            assertEquals(130, measure.exitValue(), out);
+            assertTrue(out.contains("fabprobe: interrupted"), out);
+            assertTrue(mirror.onExit().get(20, TimeUnit.SECONDS) != null);
+            assertFalse(mirror.isAlive());
+        } finally {
+            measure.destroyForcibly();
+        }
+    }
+
     private static ProcessHandle awaitTimingLoop(Process measure, Path log) throws Exception {
         return TimingLoops.awaitMirror(measure.toHandle(), () -> {
             try {
