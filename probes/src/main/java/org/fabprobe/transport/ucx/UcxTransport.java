@@ -494,11 +494,7 @@ public final class UcxTransport implements Transport, OneSided {
 
     @Override
     public boolean emulated(Op op) {
-        // over tcp alone UCX 1.13 has no lane that puts, gets or runs atomics by itself: it runs
-        // them as active messages that the target's worker progress serves
-        return op.oneSided() && !tls.contains("posix") && !tls.contains("sysv")
-                && !tls.contains("cma") && !tls.contains("rc") && !tls.contains("dc") && !tls.contains("xpmem")
-                && !tls.contains("knem") && !tls.contains("all") && !tls.contains("sm");
+        return op.oneSided() && UcxSettings.emulatesOneSided(tls);
     }
 
     private void track(long request, String call) {
