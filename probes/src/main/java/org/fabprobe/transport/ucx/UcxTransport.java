@@ -471,8 +471,10 @@ public final class UcxTransport implements Transport, OneSided {
 
     @Override
     public void postCompareSwap(long compare, long swap) {
-        buffers.send().set(JAVA_LONG, 0, swap);
-        buffers.send().set(JAVA_LONG, 8, compare); // the reply buffer: the compare value going in, the old value coming back
+        // ucp.h's table of atomics: CSWAP compares with the buffer and swaps in the reply buffer's
+        // value, which the old value then replaces
+        buffers.send().set(JAVA_LONG, 0, compare);
+        buffers.send().set(JAVA_LONG, 8, swap);
         track(UcpHotPath.atomic(epAddress, UCP_ATOMIC_OP_CSWAP(), sendBufAddress, 1, remoteBase, rkeyAddress, swapParamAddress),
                 "ucp_atomic_op_nbx(CSWAP)");
     }
