@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabprobe.result.Schemas;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,14 +35,5 @@ class OneSidedEndToEndTest {
             assertTrue(doc.contains("\"one_sided_progress\": \"" + (osc.equals("ch4") ? "not known" : "native")), doc);
             assertTrue(doc.contains("\"window_model\": \""), doc);
         }
-    }
-
-    @Test
-    void transportWithoutOneSidedOperationsIsRefusedInOneLine() {
-        CliRun run = CliRun.of("pingpong", "--op", "write", "-t", "sim:L=3us,os=1us,or=1us,g=2us", "-s", "8", "-n", "10");
-        assertEquals(3, run.exitCode(), run::toString);
-        String err = run.err().strip();
-        assertEquals(1, err.lines().count(), run::toString);
-        assertTrue(err.contains("sim:") && err.contains("ucx:posix") && err.contains("ofi:shm"), err);
     }
 }
