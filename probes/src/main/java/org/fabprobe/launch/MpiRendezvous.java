@@ -84,7 +84,7 @@ abstract sealed class MpiRendezvous permits MpiRendezvous.MeasureSide, MpiRendez
             if (Launcher.detect() == null) {
                 throw new FabprobeException(ExitCode.USAGE, spec.transport() + ": not running under an MPI launcher");
             }
-            MpiWorld world = MpiWorld.open(spec.transport());
+            MpiWorld world = MpiWorld.open(spec.transport(), spec.op().oneSided());
             size = world.size();
             if (size < 2) {
                 throw new FabprobeException(ExitCode.USAGE, spec.transport() + ": needs 2 ranks (measure and mirror), got 1");
@@ -108,7 +108,7 @@ abstract sealed class MpiRendezvous permits MpiRendezvous.MeasureSide, MpiRendez
     }
 
     public Transport openTransport(SessionSpec spec, String sourceNode) {
-        transport = MpiTransport.open(spec.transport(), world, spec.options(sourceNode));
+        transport = MpiTransport.open(spec.transport(), world, spec.options(sourceNode), spec.op());
         return transport;
     }
 

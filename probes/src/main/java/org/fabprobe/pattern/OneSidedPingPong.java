@@ -39,7 +39,8 @@ public final class OneSidedPingPong {
     public static final int JIT_ROUNDS = JIT_CALLS * JIT_CHUNK;
     /** The size of sentinel operations (see {@link PingPong}): 8 B, the atomics' word. */
     static final long SENTINEL_BYTES = 8;
-    private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more";
+    private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more",
+            MIRROR_DISTURBANCES = "onesided_disturbances", MEASURE_AGAIN = "onesided_again";
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final long[] sizes;
@@ -70,6 +71,14 @@ public final class OneSidedPingPong {
 
     /** Measure half. */
     public PingPong.Samples measure(Transport t, Await await, Control control, Steps steps) {
+        return measure(t, await, control, steps, PingPong.MAX_REMEASURES);
+    }
+
+    /**
+     * Measure half, a disturbed size (both sides' preemptions, or a stall: as {@link PingPong})
+     * measured again at most {@code maxRemeasures} times.
+     */
+    public PingPong.Samples measure(Transport t, Await await, Control control, Steps steps, int maxRemeasures) {
         OneSided os = exchange(t, control);
         steps.phase("JIT warm-up");
         long[] chunk = new long[JIT_CHUNK];
@@ -90,21 +99,33 @@ public final class OneSidedPingPong {
         long[] ticks = new long[warmup + repetitions], sentinelTicks = new long[PingPong.SENTINEL_WARMUP + PingPong.SENTINEL_ROUNDS];
         sentinelNs[0] = sentinel(t, os, await, sentinelTicks);
         boolean[] disturbed = new boolean[sizes.length];
+        int[] remeasured = new int[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            steps.next(op.label() + " at", sizes[i]);
-            Disturbances.Reading before = Disturbances.read(t);
-            long start = Clock.now();
-            beginMeasure(t, await, sizes[i]);
-            measureRounds(t, os, await, sizes[i], 0, ticks);
-            endMeasure(t, await);
-            wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
-            long waitNs = Disturbances.read(t).since(before).waitNs();
-            cpuWaitMs[i] = waitNs < 0 ? -1 : waitNs / 1e6;
-            samples[i] = ns(ticks, warmup);
-            disturbed[i] = PingPong.stalled(samples[i]);
-            sentinelNs[i + 1] = sentinel(t, os, await, sentinelTicks);
+            for (boolean again = true; again; ) {
+                if (remeasured[i] == 0) steps.next(op.label() + " at", sizes[i]);
+                else {
+                    steps.more(1);
+                    steps.next("again (disturbed), " + op.label() + " at", sizes[i]);
+                }
+                Disturbances.Reading before = Disturbances.read(t);
+                long start = Clock.now();
+                beginMeasure(t, await, sizes[i]);
+                measureRounds(t, os, await, sizes[i], 0, ticks);
+                endMeasure(t, await);
+                wallMs[i] = Clock.toNs(Clock.now() - start) / 1e6;
+                Disturbances.Reading mine = Disturbances.read(t).since(before);
+                samples[i] = ns(ticks, warmup);
+                sentinelNs[i + 1] = sentinel(t, os, await, sentinelTicks);
+                Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
+                        Disturbances.Reading.FIELDS), 0);
+                cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
+                disturbed[i] = PingPong.disturbed(mine, peer, warmup + repetitions) || PingPong.stalled(samples[i]);
+                again = disturbed[i] && remeasured[i] < maxRemeasures;
+                control.send(MEASURE_AGAIN, again ? 1 : 0);
+                if (again) remeasured[i]++;
+            }
         }
-        return new PingPong.Samples(samples, wallMs, sentinelNs, cpuWaitMs, disturbed, new int[sizes.length]);
+        return new PingPong.Samples(samples, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured);
     }
 
     /** Mirror half. */
@@ -118,10 +139,15 @@ public final class OneSidedPingPong {
         } while (control.receive(JIT_MORE) != 0);
         mirrorSentinel(t, os, await);
         for (long size : sizes) {
-            beginMirror(t, await, size);
-            mirrorRounds(t, os, await, size, 0, warmup + repetitions);
-            endMirror(t, os, await);
-            mirrorSentinel(t, os, await);
+            do {
+                Disturbances.Reading before = Disturbances.read(t);
+                beginMirror(t, await, size);
+                mirrorRounds(t, os, await, size, 0, warmup + repetitions);
+                endMirror(t, os, await);
+                Disturbances.Reading moved = Disturbances.read(t).since(before);
+                mirrorSentinel(t, os, await);
+                control.sendAll(MIRROR_DISTURBANCES, moved.fields());
+            } while (control.receive(MEASURE_AGAIN) != 0);
         }
     }
 

@@ -36,19 +36,21 @@ public final class Transports {
         return switch (parsed) {
             case TransportName.Ofi ofi -> OfiTransport.open(name, ofi.detail(), options, op);
             case TransportName.Ucx ucx -> UcxTransport.open(name, ucx.detail(), options, op);
-            default -> throw new IllegalStateException("checked above");
+            case TransportName.Sim sim -> SimTransport.open(name, sim.detail(), options, op);
+            case TransportName.Mpi mpi -> org.fabprobe.transport.mpi.MpiTransport.open(name,
+                    org.fabprobe.transport.mpi.MpiWorld.open(name, true), options, op);
         };
     }
 
     /** The transports that can do one-sided operations, for a refusal's one line. */
-    public static final String ONE_SIDED_TRANSPORTS = "ucx:posix, ucx:cma, ucx:tcp (emulated by UCX), and ofi: providers"
-            + " with FI_RMA and FI_ATOMIC (ofi:shm, ofi:tcp)";
+    public static final String ONE_SIDED_TRANSPORTS = "ucx:posix, ucx:cma, ucx:tcp (emulated by UCX), ofi: providers"
+            + " with FI_RMA and FI_ATOMIC (ofi:shm, ofi:tcp), mpi:openmpi/..., mpi:mpich/... (MPI windows), and sim:";
 
     /** Refuses, with exit 3 and one line, a transport family that has no one-sided operations. */
     public static void checkOneSided(String name, Op op) {
         if (!op.oneSided()) return;
         TransportName parsed = TransportName.parseOrNull(name);
-        if (parsed instanceof TransportName.Ofi || parsed instanceof TransportName.Ucx) return;
+        if (parsed != null) return; // every family has them; a provider without them is refused when opened
         throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "--op " + op.label() + ": " + name
                 + " has no one-sided operations; transports that do: " + ONE_SIDED_TRANSPORTS);
     }

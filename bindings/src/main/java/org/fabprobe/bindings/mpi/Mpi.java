@@ -138,6 +138,9 @@ public final class Mpi {
                 JAVA_LONG, JAVA_LONG, JAVA_LONG, HANDLE, JAVA_INT, JAVA_LONG, HANDLE);
         static final MethodHandle WIN_FLUSH = critical("MPI_Win_flush", JAVA_INT, HANDLE);
         static final MethodHandle WIN_FLUSH_LOCAL = critical("MPI_Win_flush_local", JAVA_INT, HANDLE);
+        static final MethodHandle WIN_SYNC = critical("MPI_Win_sync", HANDLE);
+        static final MethodHandle IPROBE = critical("MPI_Iprobe", JAVA_INT, JAVA_INT, HANDLE, JAVA_LONG, JAVA_LONG);
+        static final MethodHandle WIN_GET_ATTR = call("MPI_Win_get_attr", JAVA_INT, HANDLE, JAVA_INT, ADDRESS, ADDRESS);
         static final MethodHandle WIN_ALLOCATE = call("MPI_Win_allocate",
                 JAVA_INT, JAVA_LONG, JAVA_INT, HANDLE, HANDLE, ADDRESS, ADDRESS);
         static final MethodHandle WIN_SET_ERRHANDLER = call("MPI_Win_set_errhandler", JAVA_INT, HANDLE, HANDLE);
@@ -637,6 +640,51 @@ public final class Mpi {
             throw Downcalls.rethrow(t);
         }
         if (rc != 0) check(rc, "MPI_Win_flush_local");
+    }
+
+    /**
+     * MPI_Win_sync(win): the window's public and private copies made the same, and a memory
+     * barrier; what a rank polling its own window memory for a remote update calls between
+     * looks (MPI-3.1 section 11.7).
+     */
+    public void winSync(Window window) {
+        int rc;
+        try {
+            rc = (int) Calls.WIN_SYNC.invokeExact(window.handle());
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Win_sync");
+    }
+
+    /**
+     * MPI_Iprobe(source, tag, MPI_COMM_WORLD) for a message that never comes: only a call into
+     * the library, which makes progress (MPICH's ch4 serves one-sided operations that need the
+     * target only from inside such calls).
+     */
+    public void progressByProbe(int source, int tag) {
+        int rc;
+        try {
+            rc = (int) Calls.IPROBE.invokeExact(source, tag, Calls.COMM_WORLD, flagAddress, Calls.STATUS_IGNORE);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        if (rc != 0) check(rc, "MPI_Iprobe");
+    }
+
+    /** The window's memory model (MPI_WIN_MODEL): true for MPI_WIN_SEPARATE, false for MPI_WIN_UNIFIED. */
+    public boolean separateModel(Window window) {
+        boolean openMpi = loaded == Implementation.OPENMPI;
+        int keyval = openMpi ? OpenMpiH.MPI_WIN_MODEL() : MpichH.MPI_WIN_MODEL();
+        int separate = openMpi ? OpenMpiH.MPI_WIN_SEPARATE() : MpichH.MPI_WIN_SEPARATE();
+        MemorySegment value = arena.allocate(ADDRESS), found = arena.allocate(JAVA_INT);
+        try {
+            check((int) Calls.WIN_GET_ATTR.invokeExact(window.handle(), keyval, value, found), "MPI_Win_get_attr");
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+        // the attribute's value is a pointer to the model's int
+        return found.get(JAVA_INT, 0) != 0 && value.get(ADDRESS, 0).reinterpret(4).get(JAVA_INT, 0) == separate;
     }
 
     public String errorString(int code) {

@@ -66,6 +66,57 @@ public record MpiSelection(Mpi.Implementation implementation, String underneath,
         return new MpiSelection(impl, "", env);
     }
 
+    /**
+     * Which one-sided component (Open MPI's osc) a one-sided run uses over this selection, as
+     * the environment that chooses it and what is known of who must progress.
+     *
+     * @param environment applied before MPI_Init beside {@link #environment()}
+     * @param component   the component that runs MPI's windows
+     * @param progress    "native" (no target CPU), "emulated" (the target's MPI calls serve the
+     *                    operations) or "not known", with why
+     */
+    public record OneSided(Map<String, String> environment, String component, String progress) {}
+
+    /**
+     * Open MPI's osc named explicitly, so that the record says which ran (a chosen component
+     * that cannot run fails MPI_Win_allocate rather than giving way to another): osc ucx over
+     * pml ucx, osc sm over ob1:vader (4.1's default osc rdma over btl vader crashes in
+     * MPI_Compare_and_swap, open-mpi/ompi#11349), osc pt2pt (MPI messages the target's MPI
+     * calls serve) over ob1:tcp and mtl ofi. MPICH's ch4 has no choice to make here.
+     */
+    public OneSided oneSided() {
+        if (implementation == Mpi.Implementation.MPICH) {
+            return new OneSided(Map.of(), "ch4 (MPICH's device chooses per window: shared memory, UCX RMA or"
+                    + " active messages)", "not known: MPICH does not say which way a window went");
+        }
+        int colon = underneath.indexOf(':');
+        String kind = colon < 0 ? underneath : underneath.substring(0, colon);
+        String detail = colon < 0 ? "" : underneath.substring(colon + 1);
+        String osc;
+        String progress;
+        switch (kind) {
+            case "ucx" -> {
+                osc = "ucx";
+                progress = UcxSettings.emulatesOneSided(detail)
+                        ? "emulated: UCX runs them as active messages that the target's MPI calls serve"
+                        : "native: UCX's own RMA and atomics, no target CPU";
+            }
+            case "ob1" -> {
+                osc = detail.equals("vader") ? "sm" : "pt2pt";
+                progress = osc.equals("sm") ? "native: loads and stores in shared memory, no target CPU"
+                        : "emulated: MPI messages that the target's MPI calls serve";
+            }
+            case "ofi" -> {
+                osc = "pt2pt";
+                progress = "emulated: MPI messages that the target's MPI calls serve";
+            }
+            default -> {
+                return new OneSided(Map.of(), "Open MPI's own choice", "not known: Open MPI chose the component");
+            }
+        }
+        return new OneSided(Map.of("OMPI_MCA_osc", osc), "osc " + osc, progress);
+    }
+
     /** "mpi:openmpi/ucx:tcp", or "mpi:openmpi" when the MPI chooses. */
     public String describe() {
         return "mpi:" + implementation.id + (underneath.isEmpty() ? "" : "/" + underneath);

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.fabprobe.ExitCode;
@@ -11,6 +12,8 @@ import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.BracketedCall;
 import org.fabprobe.transport.Buffers;
 import org.fabprobe.transport.Control;
+import org.fabprobe.transport.OneSided;
+import org.fabprobe.transport.Op;
 import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
@@ -21,9 +24,19 @@ import org.fabprobe.transport.TransportOptions;
  * in posting order (same source, same tag: MPI's non-overtaking rule keeps them in order),
  * or, for patterns that ask for blocking calls, MPI_Send / MPI_Recv on the same buffers.
  * The untimed control channel is blocking MPI_Send / MPI_Recv on a tag of its own.
+ *
+ * <p>One-sided ({@link OneSided}, opened for an op other than send): the receive buffer is
+ * the memory of a window from MPI_Win_allocate over both ranks, under one passive-target
+ * epoch (MPI_Win_lock_all) for the transport's life, as the OSU one-sided tests do. Every
+ * operation ends with MPI_Win_flush, so it has completed at the target when the call
+ * returns. A rank polling its own window memory calls MPI_Win_sync between looks (the
+ * memory model's rule for seeing remote updates in the separate model, and a barrier in
+ * the unified one) and MPI_Iprobe (for the progress that emulated operations need).
  */
-public final class MpiTransport implements Transport {
-    private static final int DATA_TAG = 1, CONTROL_TAG = 2;
+public final class MpiTransport implements Transport, OneSided {
+    private static final int DATA_TAG = 1, CONTROL_TAG = 2, PROGRESS_TAG = 5;
+    /** Where an atomic's operand, compare value and result words are in the send buffer. */
+    private static final long OPERAND = 0, COMPARE = 8, RESULT = 16;
     /** MPI_Send's arguments that change between calls, by position (see {@link Mpi#sendArguments}). */
     private static final int SEND_COUNT = 1, SEND_DEST = 3;
 
@@ -32,6 +45,13 @@ public final class MpiTransport implements Transport {
     private final Mpi mpi;
     private final Arena arena = Arena.ofShared();
     private final Buffers buffers;
+    /** The one-sided window (its memory is the receive buffer), or null for two-sided use. */
+    private final Mpi.Window window;
+    private final MemorySegment recvBuffer;
+    private final Op op;
+    /** Whether the window's memory model is MPI_WIN_SEPARATE (read once, for the facts). */
+    private final boolean separateModel;
+    private long rmaPosted, rmaCompleted;
     private final MemorySegment sendRequests, recvRequests, controlBuf;
     private final long sendAddress, recvAddress, sendSlots, recvSlots;
     /** MPI_Send between two clock reads in native code, where Clock reads the TSC (else null). */
@@ -43,10 +63,11 @@ public final class MpiTransport implements Transport {
     private long sendsPosted, sendsDone, recvsPosted, recvsDone;
     private boolean closed;
 
-    private MpiTransport(String name, MpiWorld world, TransportOptions options, boolean anyPeer) {
+    private MpiTransport(String name, MpiWorld world, TransportOptions options, boolean anyPeer, Op op) {
         this.name = name;
         this.world = world;
         this.anyPeer = anyPeer;
+        this.op = op;
         if (!anyPeer && (world.size() < 2 || world.rank() > 1)) {
             throw new TransportException(ExitCode.USAGE, name + ": measure and mirror are ranks 0 and 1 of at least 2, not rank "
                     + world.rank() + " of " + world.size());
@@ -56,11 +77,14 @@ public final class MpiTransport implements Transport {
         peer = 1 - rank;
         slotMask = options.ringSlots() - 1;
         buffers = Buffers.allocate(arena, options);
+        window = op.oneSided() ? openWindow(name, world, options) : null;
+        recvBuffer = window == null ? buffers.recv() : window.base();
+        separateModel = window != null && mpi.separateModel(window);
         sendRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         recvRequests = arena.allocate(Mpi.REQUEST_BYTES * options.ringSlots(), 8);
         controlBuf = arena.allocate(8 * 64, 8);
         sendAddress = buffers.send().address();
-        recvAddress = buffers.recv().address();
+        recvAddress = recvBuffer.address();
         sendSlots = sendRequests.address();
         recvSlots = recvRequests.address();
         timedSend = BracketedCall.of(mpi.sendFunction(), mpi.sendArguments(sendAddress, 0, peer, DATA_TAG), arena)
@@ -69,12 +93,39 @@ public final class MpiTransport implements Transport {
 
     /** Ranks 0 and 1 of {@code world}; the other ranks take no part. */
     public static MpiTransport open(String name, MpiWorld world, TransportOptions options) {
-        return new MpiTransport(name, world, options, false);
+        return new MpiTransport(name, world, options, false, Op.SEND);
+    }
+
+    /** As {@link #open(String, MpiWorld, TransportOptions)}, with a window for one-sided {@code op} unless it is send. */
+    public static MpiTransport open(String name, MpiWorld world, TransportOptions options, Op op) {
+        return new MpiTransport(name, world, options, false, op);
     }
 
     /** Any rank of {@code world}, connected to one rank after another by their addresses (matrix). */
     public static MpiTransport openForAnyPeer(String name, MpiWorld world, TransportOptions options) {
-        return new MpiTransport(name, world, options, true);
+        return new MpiTransport(name, world, options, true, Op.SEND);
+    }
+
+    /**
+     * The window (collective: exactly ranks 0 and 1, since ranks that take no part never call
+     * MPI_Win_allocate), zero-filled and locked for the transport's life.
+     */
+    private static Mpi.Window openWindow(String name, MpiWorld world, TransportOptions options) {
+        if (world.size() != 2) {
+            throw new TransportException(ExitCode.USAGE, name + ": one-sided operations run on exactly 2 ranks (a window"
+                    + " spans MPI_COMM_WORLD), not " + world.size());
+        }
+        if (!world.oneSided()) throw new IllegalStateException("MPI was not initialized for one-sided operations");
+        Mpi mpi = world.mpi();
+        try {
+            Mpi.Window w = mpi.winAllocate(Math.max(options.bufferBytes(), 64));
+            w.base().fill((byte) 0);
+            mpi.lockAll(w, false);
+            mpi.winSync(w);
+            return w;
+        } catch (org.fabprobe.bindings.mpi.MpiException e) {
+            throw new TransportException(ExitCode.TRANSPORT_ERROR, name + ": " + e.getMessage());
+        }
     }
 
     public int rank() {
@@ -88,7 +139,14 @@ public final class MpiTransport implements Transport {
 
     @Override
     public Map<String, String> facts() {
-        return world.facts();
+        if (window == null) return world.facts();
+        Map<String, String> facts = new LinkedHashMap<>(world.facts());
+        MpiSelection.OneSided choice = world.selection().oneSided();
+        facts.put("one_sided", op.label() + " (MPI_Win_allocate, MPI_Win_lock_all, MPI_Win_flush per operation)");
+        facts.put("osc", choice.component());
+        facts.put("one_sided_progress", choice.progress());
+        facts.put("window_model", separateModel ? "separate" : "unified");
+        return facts;
     }
 
     @Override
@@ -115,7 +173,7 @@ public final class MpiTransport implements Transport {
 
     @Override
     public MemorySegment recvBuffer() {
-        return buffers.recv();
+        return recvBuffer;
     }
 
     @Override
@@ -178,11 +236,109 @@ public final class MpiTransport implements Transport {
         recvsDone++;
     }
 
-    /** MPI_Test on the oldest outstanding send and receive, as long as they complete. */
+    /**
+     * MPI_Test on the oldest outstanding send and receive, as long as they complete; with a
+     * window, also MPI_Win_sync and an MPI_Iprobe (see the class comment).
+     */
     @Override
     public void progress() {
         while (recvsDone < recvsPosted && mpi.test(recvSlots + (recvsDone & slotMask) * Mpi.REQUEST_BYTES)) recvsDone++;
         while (sendsDone < sendsPosted && mpi.test(sendSlots + (sendsDone & slotMask) * Mpi.REQUEST_BYTES)) sendsDone++;
+        if (window != null) {
+            mpi.winSync(window);
+            mpi.progressByProbe(peer, PROGRESS_TAG);
+        }
+    }
+
+    // ---- one-sided (OneSided): displacement 0 in the peer's window, which its rank names
+
+    /** Where the peer's window is needs no description: its rank and displacement 0 name it. */
+    @Override
+    public byte[] describeRegion() {
+        requireWindow();
+        return new byte[0];
+    }
+
+    @Override
+    public void attachPeerRegion(byte[] description) {
+        requireWindow();
+    }
+
+    /**
+     * MPI promises no order among the bytes of one MPI_Put: the payload but its last byte
+     * goes first and is flushed (complete at the target), then the last byte by itself.
+     */
+    @Override
+    public void postWrite(long bytes) {
+        if (bytes > 1) {
+            mpi.put(sendAddress, (int) (bytes - 1), peer, 0, window);
+            mpi.flush(peer, window);
+            rmaPosted++;
+            rmaCompleted++;
+        }
+        mpi.put(sendAddress + bytes - 1, 1, peer, bytes - 1, window);
+        mpi.flush(peer, window);
+        rmaPosted++;
+        rmaCompleted++;
+    }
+
+    @Override
+    public String writeOrdering() {
+        return "MPI_Put of all but the last byte and MPI_Win_flush (complete at the target), then the last byte"
+                + " by its own MPI_Put and MPI_Win_flush: MPI orders no bytes within one put";
+    }
+
+    @Override
+    public void postRead(long bytes) {
+        mpi.get(sendAddress, (int) bytes, peer, 0, window);
+        mpi.flush(peer, window);
+        rmaPosted++;
+        rmaCompleted++;
+    }
+
+    @Override
+    public void postFetchAdd(long value) {
+        buffers.send().set(JAVA_LONG, OPERAND, value);
+        mpi.fetchAndOp(sendAddress + OPERAND, sendAddress + RESULT, peer, 0, Mpi.AtomicOp.SUM, window);
+        mpi.flush(peer, window);
+        rmaPosted++;
+        rmaCompleted++;
+    }
+
+    /** MPI_Compare_and_swap: the origin word is the value swapped in, the compare word what the target must hold. */
+    @Override
+    public void postCompareSwap(long compare, long swap) {
+        MemorySegment send = buffers.send();
+        send.set(JAVA_LONG, OPERAND, swap);
+        send.set(JAVA_LONG, COMPARE, compare);
+        mpi.compareAndSwap(sendAddress + OPERAND, sendAddress + COMPARE, sendAddress + RESULT, peer, 0, window);
+        mpi.flush(peer, window);
+        rmaPosted++;
+        rmaCompleted++;
+    }
+
+    @Override
+    public long fetched() {
+        return buffers.send().get(JAVA_LONG, RESULT);
+    }
+
+    @Override
+    public long oneSidedPosted() {
+        return rmaPosted;
+    }
+
+    @Override
+    public long oneSidedCompleted() {
+        return rmaCompleted;
+    }
+
+    @Override
+    public boolean emulated(Op op) {
+        return op.oneSided() && window != null && world.selection().oneSided().progress().startsWith("emulated");
+    }
+
+    private void requireWindow() {
+        if (window == null) throw new IllegalStateException(name + " was opened for two-sided messages only");
     }
 
     @Override
@@ -220,6 +376,15 @@ public final class MpiTransport implements Transport {
     public void close() {
         if (closed) return;
         closed = true;
+        if (window != null) {
+            try {
+                mpi.unlockAll(window);
+                mpi.winFree(window); // collective: the peer closes its side as well
+            } finally {
+                arena.close();
+            }
+            return;
+        }
         arena.close();
     }
 }

@@ -30,12 +30,16 @@ public final class MpiWorld {
     private final MpiSelection selection;
     private final Map<String, String> facts = new LinkedHashMap<>();
     private final int rank, size;
+    /** Whether MPI was initialized for one-sided operations ({@link MpiSelection#oneSided()}). */
+    private final boolean oneSided;
 
-    private MpiWorld(String name, MpiSelection selection, boolean overwrite) {
+    private MpiWorld(String name, MpiSelection selection, boolean overwrite, boolean oneSided) {
         this.selection = selection;
+        this.oneSided = oneSided;
         // before MPI_Init reads it; the transport name is the user's explicit choice and
         // overwrites, the bootstrap's defaults do not
         selection.environment().forEach((k, v) -> NativeEnvironment.setenv(k, v, overwrite));
+        if (oneSided) selection.oneSided().environment().forEach((k, v) -> NativeEnvironment.setenv(k, v, true));
         mpi = Mpi.load(selection.implementation());
         try {
             // HotSpot's fault handlers back, whatever MPI or a library under it installed
@@ -51,6 +55,7 @@ public final class MpiWorld {
         facts.put("mpi", selection.implementation().id);
         facts.put("over", selection.underneath().isEmpty() ? "(the MPI's own choice)" : selection.underneath());
         selection.environment().forEach((k, v) -> facts.put("env." + k, v));
+        if (oneSided) selection.oneSided().environment().forEach((k, v) -> facts.put("env." + k, v));
         if (selection.environment().containsKey("UCX_TLS")) {
             facts.putAll(UcxSettings.facts(Map.of("TLS", selection.environment().get("UCX_TLS"),
                     "NET_DEVICES", selection.environment().getOrDefault("UCX_NET_DEVICES", UcxSettings.UCX_DEFAULT))));
@@ -63,12 +68,21 @@ public final class MpiWorld {
 
     /** The world for {@code mpi:IMPL/SELECTION}; initializes MPI on first use. */
     public static synchronized MpiWorld open(String name) {
+        return open(name, false);
+    }
+
+    /**
+     * As {@link #open(String)}, for one-sided operations if {@code oneSided}: the selection's
+     * one-sided component ({@link MpiSelection#oneSided()}) chosen before MPI_Init.
+     */
+    public static synchronized MpiWorld open(String name, boolean oneSided) {
         MpiSelection selection = MpiSelection.parse(name);
         if (current == null) {
-            current = new MpiWorld(name, selection, true);
-        } else if (!current.selection.equals(selection)) {
+            current = new MpiWorld(name, selection, true, oneSided);
+        } else if (!current.selection.equals(selection) || (oneSided && !current.oneSided)) {
             throw new TransportException(ExitCode.USAGE, name + ": MPI is already initialized in this process for "
-                    + current.selection.describe() + " (MPI_Init runs once per process)");
+                    + current.selection.describe() + (current.oneSided ? " with one-sided operations" : "")
+                    + " (MPI_Init runs once per process)");
         }
         return current;
     }
@@ -79,7 +93,7 @@ public final class MpiWorld {
      * under test where the MPI allows; the user's own settings win).
      */
     public static synchronized MpiWorld bootstrap(Mpi.Implementation impl) {
-        if (current == null) current = new MpiWorld("mpi:" + impl.id, MpiSelection.bootstrap(impl), false);
+        if (current == null) current = new MpiWorld("mpi:" + impl.id, MpiSelection.bootstrap(impl), false, false);
         return current;
     }
 
@@ -177,5 +191,9 @@ public final class MpiWorld {
 
     public Map<String, String> facts() {
         return facts;
+    }
+
+    public boolean oneSided() {
+        return oneSided;
     }
 }

@@ -41,4 +41,15 @@ public final class UcxSettings {
         f.put("ucx.NET_DEVICES", pinned.getOrDefault("NET_DEVICES", UCX_DEFAULT));
         return f;
     }
+
+    /**
+     * Whether UCX over {@code tls} runs one-sided operations as active messages that the
+     * target's worker progress serves: over tcp alone UCX 1.13 has no lane that puts, gets or
+     * runs atomics by itself.
+     */
+    public static boolean emulatesOneSided(String tls) {
+        return !tls.contains("posix") && !tls.contains("sysv") && !tls.contains("cma") && !tls.contains("rc")
+                && !tls.contains("dc") && !tls.contains("xpmem") && !tls.contains("knem") && !tls.contains("all")
+                && !tls.contains("sm");
+    }
 }

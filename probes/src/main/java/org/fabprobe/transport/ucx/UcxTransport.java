@@ -471,8 +471,10 @@ public final class UcxTransport implements Transport, OneSided {
 
     @Override
     public void postCompareSwap(long compare, long swap) {
-        buffers.send().set(JAVA_LONG, 0, swap);
-        buffers.send().set(JAVA_LONG, 8, compare); // the reply buffer: the compare value going in, the old value coming back
+        // ucp.h's table of atomics: CSWAP compares with the buffer and swaps in the reply buffer's
+        // value, which the old value then replaces
+        buffers.send().set(JAVA_LONG, 0, compare);
+        buffers.send().set(JAVA_LONG, 8, swap);
         track(UcpHotPath.atomic(epAddress, UCP_ATOMIC_OP_CSWAP(), sendBufAddress, 1, remoteBase, rkeyAddress, swapParamAddress),
                 "ucp_atomic_op_nbx(CSWAP)");
     }
@@ -494,11 +496,7 @@ public final class UcxTransport implements Transport, OneSided {
 
     @Override
     public boolean emulated(Op op) {
-        // over tcp alone UCX 1.13 has no lane that puts, gets or runs atomics by itself: it runs
-        // them as active messages that the target's worker progress serves
-        return op.oneSided() && !tls.contains("posix") && !tls.contains("sysv")
-                && !tls.contains("cma") && !tls.contains("rc") && !tls.contains("dc") && !tls.contains("xpmem")
-                && !tls.contains("knem") && !tls.contains("all") && !tls.contains("sm");
+        return op.oneSided() && UcxSettings.emulatesOneSided(tls);
     }
 
     private void track(long request, String call) {
