@@ -146,8 +146,12 @@ public final class OneSidedPingPong {
         return ns;
     }
 
-    /** Both sides describe their receive buffer and attach the other's, over the control channel. */
     private OneSided exchange(Transport t, Control control) {
+        return exchange(t, control, op);
+    }
+
+    /** Both sides describe their receive buffer and attach the other's, over the control channel. */
+    static OneSided exchange(Transport t, Control control, Op op) {
         if (!(t instanceof OneSided os)) {
             throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "--op " + op.label() + ": " + t.name()
                     + " has no one-sided operations; transports that do: " + Transports.ONE_SIDED_TRANSPORTS);
@@ -289,7 +293,7 @@ public final class OneSidedPingPong {
     }
 
     /** Until every one-sided operation posted has completed. */
-    private static void awaitOneSided(Transport t, OneSided os, Await await) {
+    static void awaitOneSided(Transport t, OneSided os, Await await) {
         long spins = 0, deadline = 0;
         while (os.oneSidedCompleted() < os.oneSidedPosted()) {
             t.progress();

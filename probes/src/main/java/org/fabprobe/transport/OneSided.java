@@ -29,6 +29,27 @@ public interface OneSided {
     /** How {@link #postWrite} keeps the flag byte after the payload, in words, for the record. */
     String writeOrdering();
 
+    /**
+     * Writes the send buffer's first {@code bytes} to the same place in the peer's receive
+     * buffer in no particular order with other writes: one operation, for bandwidth. Where a
+     * transport has nothing cheaper, its ordered {@link #postWrite}.
+     */
+    default void postWriteUnordered(long bytes) {
+        postWrite(bytes);
+    }
+
+    /**
+     * Makes every write posted so far complete at the target once this completes (one more
+     * operation in the counts), where an operation's own completion does not say so already;
+     * elsewhere nothing. {@link #flushing} says what it does here.
+     */
+    default void postFlush() {}
+
+    /** What {@link #postFlush} does here, in words, for the record. */
+    default String flushing() {
+        return "nothing: a write's completion means it is complete at the target";
+    }
+
     /** Reads the peer's first {@code bytes} into the send buffer. */
     void postRead(long bytes);
 

@@ -489,6 +489,22 @@ public final class UcxTransport implements Transport, OneSided {
     }
 
     @Override
+    public void postWriteUnordered(long bytes) {
+        track(UcpHotPath.put(epAddress, sendBufAddress, bytes, remoteBase, rkeyAddress, putParamAddress), "ucp_put_nbx");
+    }
+
+    @Override
+    public void postFlush() {
+        // a put completes when its source is reusable: the flush completes once the puts are done at the target
+        track(UcpHotPath.epFlush(epAddress, flushParamAddress), "ucp_ep_flush_nbx");
+    }
+
+    @Override
+    public String flushing() {
+        return "ucp_ep_flush_nbx";
+    }
+
+    @Override
     public void postRead(long bytes) {
         track(UcpHotPath.get(epAddress, sendBufAddress, bytes, remoteBase, rkeyAddress, getParamAddress), "ucp_get_nbx");
     }
@@ -541,18 +557,6 @@ public final class UcxTransport implements Transport, OneSided {
         }
         reuse(rmaRequests, rmaPosted++, request);
         postedSinceLastCheck = true;
-    }
-
-    /** Progresses until one request completes, then frees it (inside a write: the payload before its flag). */
-    private void awaitRequest(long request, String call) {
-        long spins = 0;
-        byte status;
-        while ((status = callbacks ? (byte) MEMORY.get(JAVA_INT, request) : UcpHotPath.checkStatus(request)) == Ucs.INPROGRESS) {
-            UcpHotPath.progress(workerAddress);
-            if (++spins > 2_000_000_000L) throw TransportException.timeout(name + " " + call + " never completed");
-        }
-        free(request);
-        if (status != Ucs.OK) throw failed(call, status);
     }
 
     /** Whether operation {@code index} of a ring has completed (its request is freed later, by reuse). */
