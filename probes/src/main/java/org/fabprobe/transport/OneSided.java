@@ -68,6 +68,16 @@ public interface OneSided {
     /** One-sided operations completed since open (locally: a write's source is reusable, a read's data is here). */
     long oneSidedCompleted();
 
+    /**
+     * Whether a write by the peer lands in this side's memory only while this side calls into
+     * the library (manual progress, emulated operations); where not, a side polling its flag
+     * byte need not call {@link Transport#progress} on every look, as ucx_perftest's put_lat
+     * does not: each call touches the library's shared queues, which the peer's writes then wait for.
+     */
+    default boolean writesNeedTargetProgress() {
+        return true;
+    }
+
     /** Whether the library carries out {@code op} in software with the target's CPU (its progress) here. */
     default boolean emulated(Op op) {
         return false;

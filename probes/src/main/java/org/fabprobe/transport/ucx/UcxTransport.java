@@ -548,6 +548,12 @@ public final class UcxTransport implements Transport, OneSided {
                 && !tls.contains("knem") && !tls.contains("all") && !tls.contains("sm");
     }
 
+    @Override
+    public boolean writesNeedTargetProgress() {
+        // native puts (shared memory, cma, RDMA) land without the target; emulated ones are active messages
+        return emulated(Op.WRITE);
+    }
+
     private void track(long request, String call) {
         if (Ucs.ptrIsErr(request)) throw failed(call, Ucs.ptrStatus(request));
         if (request == 0 && rmaCompleted == rmaPosted) {
