@@ -10,6 +10,9 @@
  *             the provider allows):
  *               last      the payload's last byte is the flag: only where the provider reports
  *                         FI_ORDER_DATA in its receive completion order (data placed in order)
+ *               waw       payload write, then a 1-byte flag write, back to back: only where the
+ *                         provider reports FI_ORDER_WAW in its transmit message order and a
+ *                         max_order_waw_size of at least the payload (writes placed in order)
  *               fence     payload write, then a 1-byte flag write with FI_FENCE (FI_FENCE cap)
  *               complete  payload write with FI_DELIVERY_COMPLETE, wait for its completion,
  *                         then the 1-byte flag write
@@ -34,7 +37,7 @@
  *
  *   bench-ofi-rma [-p PROVIDER] [-P PORT] [-b ADDRESS]                 server (one session)
  *   bench-ofi-rma -p PROVIDER -o write|read|fadd|write_bw [-s SIZES] [-n ITERS] [-w WINDOW]
- *                 [-O auto|last|fence|complete] [-P PORT] SERVER_ADDRESS           client
+ *                 [-O auto|last|waw|fence|complete] [-P PORT] SERVER_ADDRESS       client
  *
  * SIZES: comma-separated, with k/m suffixes (1k = 1024), default 8 (write_bw: 1m). ITERS:
  * timed messages per size (write_bw: timed windows), after ITERS/10 untimed ones. The server
@@ -76,8 +79,8 @@
 
 enum op { WRITE, READ, FADD, WRITE_BW };
 static const char *op_names[] = {"write", "read", "fadd", "write_bw"};
-enum order { AUTO, LAST, FENCE, COMPLETE };
-static const char *order_names[] = {"auto", "last", "fence", "complete"};
+enum order { AUTO, LAST, WAW, FENCE, COMPLETE };
+static const char *order_names[] = {"auto", "last", "waw", "fence", "complete"};
 
 /* what the client sends first: every setting of the session */
 struct config {
@@ -407,6 +410,11 @@ static void send_message(size_t size, uint8_t flag, int order) {
         ((uint8_t *)local_buf)[size - 1] = flag;
         write_at(0, size, 0, 0);
         break;
+    case WAW:
+        ((uint8_t *)local_buf)[flag_offset] = flag;
+        write_at(0, size, 0, 0);
+        write_at(flag_offset, 1, 0, 1);
+        break;
     case FENCE:
         ((uint8_t *)local_buf)[flag_offset] = flag;
         write_at(0, size, 0, 0);
@@ -430,10 +438,12 @@ static void await_message(size_t size, uint8_t flag, int order) {
     }
 }
 
-static int resolve_order(int asked) {
+static int resolve_order(int asked, size_t largest) {
     int last = (info->rx_attr->comp_order & FI_ORDER_DATA) != 0, fence = (info->caps & FI_FENCE) != 0;
-    if (asked == AUTO) return last ? LAST : fence ? FENCE : COMPLETE;
+    int waw = (info->tx_attr->msg_order & FI_ORDER_WAW) != 0 && info->ep_attr->max_order_waw_size >= largest;
+    if (asked == AUTO) return last ? LAST : waw ? WAW : fence ? FENCE : COMPLETE;
     if (asked == LAST && !last) fail("-O last: provider %s does not report FI_ORDER_DATA (data placed in order)", info->fabric_attr->prov_name);
+    if (asked == WAW && !waw) fail("-O waw: provider %s does not order write after write up to %zu B", info->fabric_attr->prov_name, largest);
     if (asked == FENCE && !fence) fail("-O fence: provider %s does not offer FI_FENCE", info->fabric_attr->prov_name);
     return asked;
 }
@@ -441,6 +451,7 @@ static int resolve_order(int asked) {
 static const char *order_text(int order) {
     switch (order) {
     case LAST: return "the payload's last byte (FI_ORDER_DATA)";
+    case WAW: return "payload write, then a 1-byte flag write (FI_ORDER_WAW up to max_order_waw_size)";
     case FENCE: return "payload write, then a 1-byte flag write with FI_FENCE";
     default: return "payload write with FI_DELIVERY_COMPLETE, its completion, then a 1-byte flag write";
     }
@@ -528,7 +539,7 @@ static int parse_name(const char *text, const char **names, int count, const cha
 static void usage(void) {
     fprintf(stderr, "usage: %s [-p PROVIDER] [-P PORT] [-b ADDRESS]   (server)\n"
                     "       %s -p PROVIDER -o write|read|fadd|write_bw [-s SIZES] [-n ITERS] [-w WINDOW]\n"
-                    "          [-O auto|last|fence|complete] [-P PORT] SERVER_ADDRESS   (client)\n", PROGRAM, PROGRAM);
+                    "          [-O auto|last|waw|fence|complete] [-P PORT] SERVER_ADDRESS   (client)\n", PROGRAM, PROGRAM);
     exit(2);
 }
 
@@ -543,7 +554,7 @@ int main(int argc, char **argv) {
         case 's': sizes = optarg; break;
         case 'n': config.iters = atoi(optarg); break;
         case 'w': config.window = atoi(optarg); break;
-        case 'O': config.order = parse_name(optarg, order_names, 4, "ordering"); break;
+        case 'O': config.order = parse_name(optarg, order_names, 5, "ordering"); break;
         case 'P':
         case 'B': port = optarg; break;
         case 'b': bind_address = optarg; break;
@@ -586,7 +597,7 @@ int main(int argc, char **argv) {
         open_socket(argv[optind], port, 0);
         send_all(&config, sizeof config);
     }
-    int order = config.op == WRITE ? resolve_order(config.order) : AUTO;
+    int order = config.op == WRITE ? resolve_order(config.order, flag_offset) : AUTO;
     describe_self(&self);
     self.order = order;
     if (server) {

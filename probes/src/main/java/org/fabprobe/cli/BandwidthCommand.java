@@ -12,9 +12,13 @@ import org.fabprobe.api.SizeList;
 import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.OneSidedStream;
 import org.fabprobe.pattern.Stream;
 import org.fabprobe.report.StreamReport;
 import org.fabprobe.result.BandwidthDocument;
+import org.fabprobe.transport.OneSided;
+import org.fabprobe.transport.Op;
+import org.fabprobe.transport.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,18 +46,38 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
     @Option(names = "--warmup", defaultValue = "10", description = "Untimed windows before each size. Default: ${DEFAULT-VALUE}")
     int warmup;
 
+    @Option(names = "--op", defaultValue = "send", description = {
+            "send: two-sided messages; write, read: windows of RDMA writes into (reads from) mirror's",
+            "buffer, each window ended by their completions (writes: and a flush). Default: ${DEFAULT-VALUE}"})
+    String op;
+
     @Override
     public void check() {
-        SizeList.parse(sizes);
+        Op parsed = parsedOp();
+        if (parsed.oneSided() && SizeList.parse(sizes)[0] < 1) {
+            throw new IllegalArgumentException("bandwidth --op " + op + ": sizes start at 1 B");
+        }
         if (window < 1 || window > MAX_WINDOW) throw new IllegalArgumentException("--window must be 1.." + MAX_WINDOW);
         SessionSettings.checkCounts(repetitions, warmup);
+    }
+
+    /** The op, refused in one line where bandwidth or the transport cannot do it. */
+    private Op parsedOp() {
+        Op parsed = Op.parse(op);
+        if (parsed.atomic()) throw new IllegalArgumentException("bandwidth --op: send, write or read (atomics: pingpong --op)");
+        Transports.checkOneSided(session.transport, parsed); // one line and exit 3 before any mirror starts
+        return parsed;
     }
 
     @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
+        Op parsed = parsedOp();
         Stream stream = new Stream(sizeList, window, warmup, repetitions);
-        SessionSpec spec = session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule());
+        OneSidedStream oneSided = parsed.oneSided() ? new OneSidedStream(sizeList, window, warmup, repetitions, parsed) : null;
+        SessionSpec spec = oneSided == null ? session.spec(sizeList[sizeList.length - 1], stream.depth(), stream.schedule())
+                : session.spec(sizeList[sizeList.length - 1], oneSided.depth(), oneSided.schedule());
+        String[] completion = {"mirror's 0-byte acknowledgement"};
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
@@ -61,7 +85,11 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
         var steps = session.progress("bandwidth", sizeList.length);
         Stream.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            return stream.measure(t, await, control, steps);
+            if (oneSided == null) return stream.measure(t, await, control, steps);
+            if (t instanceof OneSided os) {
+                completion[0] = "every operation's completion" + (parsed == Op.WRITE ? "; flush: " + os.flushing() : "");
+            }
+            return oneSided.measure(t, await, control, steps);
         });
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 
@@ -73,7 +101,7 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
                     window / s.median() * 1e9, samples.disturbed()[i]));
         }
         var run = session.runFacts("bandwidth", transportFacts, peer -> new BandwidthDocument.Settings(SizeList.asList(sizeList),
-                window, warmup, repetitions, peer), startedAt);
+                window, warmup, repetitions, parsed.label(), completion[0], peer), startedAt);
         session.emit(StreamReport.table(run, points, wallSeconds), StreamReport.document(run, points, wallSeconds),
                 StreamReport.csv(points));
         return 0;

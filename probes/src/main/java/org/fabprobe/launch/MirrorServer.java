@@ -269,6 +269,7 @@ public final class MirrorServer {
             case org.fabprobe.pattern.Schedule.StreamSchedule s -> "stream";
             case org.fabprobe.pattern.Schedule.ProbeSchedule s -> "LogP probes";
             case org.fabprobe.pattern.Schedule.OneSidedSchedule s -> "one-sided " + s.op().label();
+            case org.fabprobe.pattern.Schedule.OneSidedStreamSchedule s -> "one-sided " + s.op().label() + " stream";
         };
     }
 

@@ -23,7 +23,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
     static final int MAX_DEPTH = 4096;
     static final int MAX_SIZES = 4096;
     static final long MAX_COUNT = 10_000_000;
-    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3, ONE_SIDED = 4;
+    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3, ONE_SIDED = 4, ONE_SIDED_STREAM = 5;
 
     /** How this side opens the transport: bound to {@code sourceNode} ("" = the provider's choice). */
     public TransportOptions options(String sourceNode) {
@@ -32,7 +32,11 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
 
     /** The operation the pattern times: what the transport must be opened for. */
     public org.fabprobe.transport.Op op() {
-        return schedule instanceof Schedule.OneSidedSchedule s ? s.op() : org.fabprobe.transport.Op.SEND;
+        return switch (schedule) {
+            case Schedule.OneSidedSchedule s -> s.op();
+            case Schedule.OneSidedStreamSchedule s -> s.op();
+            default -> org.fabprobe.transport.Op.SEND;
+        };
     }
 
     byte[] encode() {
@@ -45,6 +49,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     .int32(s.warmup()).int32(s.repetitions());
             case Schedule.OneSidedSchedule s -> sizes(w.int32(ONE_SIDED), s.sizes()).int32(s.warmup())
                     .int32(s.repetitions()).int32(s.op().ordinal());
+            case Schedule.OneSidedStreamSchedule s -> sizes(w.int32(ONE_SIDED_STREAM), s.sizes()).int32(s.window())
+                    .int32(s.warmup()).int32(s.repetitions()).int32(s.op().ordinal());
             case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
         }
         return w.bytes();
@@ -68,6 +74,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
             case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()));
             case ONE_SIDED -> new Schedule.OneSidedSchedule(sizes(r, bufferBytes), count(r.int32()), reps(r.int32()),
                     oneSidedOp(r.int32()));
+            case ONE_SIDED_STREAM -> new Schedule.OneSidedStreamSchedule(sizes(r, bufferBytes),
+                    (int) check(r.int32(), 1, MAX_DEPTH, "window"), count(r.int32()), reps(r.int32()), streamOp(r.int32()));
             default -> throw refused("unknown pattern");
         };
         r.end();
@@ -95,6 +103,15 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
         var ops = org.fabprobe.transport.Op.values();
         if (ordinal < 1 || ordinal >= ops.length) throw refused("unknown one-sided op " + ordinal);
         return ops[ordinal];
+    }
+
+    /** One-sided streams write or read. */
+    private static org.fabprobe.transport.Op streamOp(int ordinal) {
+        org.fabprobe.transport.Op op = oneSidedOp(ordinal);
+        if (op != org.fabprobe.transport.Op.WRITE && op != org.fabprobe.transport.Op.READ) {
+            throw refused("one-sided stream of " + op.label());
+        }
+        return op;
     }
 
     private static int count(int v) {

@@ -42,6 +42,8 @@ public final class OneSidedPingPong {
     private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more",
             MIRROR_DISTURBANCES = "onesided_disturbances", MEASURE_AGAIN = "onesided_again";
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    /** Looks at the flag byte per progress call where the peer's writes land without this side's progress. */
+    static final int PROGRESS_EVERY = 1024;
 
     private final long[] sizes;
     private final int warmup, repetitions;
@@ -172,8 +174,12 @@ public final class OneSidedPingPong {
         return ns;
     }
 
-    /** Both sides describe their receive buffer and attach the other's, over the control channel. */
     private OneSided exchange(Transport t, Control control) {
+        return exchange(t, control, op);
+    }
+
+    /** Both sides describe their receive buffer and attach the other's, over the control channel. */
+    static OneSided exchange(Transport t, Control control, Op op) {
         if (!(t instanceof OneSided os)) {
             throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "--op " + op.label() + ": " + t.name()
                     + " has no one-sided operations; transports that do: " + Transports.ONE_SIDED_TRANSPORTS);
@@ -304,18 +310,23 @@ public final class OneSidedPingPong {
         }
     }
 
-    /** Polls own memory for the flag, driving progress (own completions; manual-progress providers need it). */
+    /**
+     * Polls own memory for the flag, driving progress on every look where the peer's writes
+     * need it (manual-progress providers, emulated writes), else every {@link #PROGRESS_EVERY}th
+     * (the own operations' completions; UCX's keep-alive).
+     */
     private static void awaitFlag(Transport t, OneSided os, Await await, MemorySegment recv, long at, byte f) {
         long spins = 0, deadline = 0;
+        int progressMask = os.writesNeedTargetProgress() ? 0 : PROGRESS_EVERY - 1;
         while ((byte) BYTE.getAcquire(recv, at) != f) {
-            t.progress();
-            if ((++spins & 0xFFFF) == 0) deadline = await.deadline(deadline, "flag byte " + f + " at offset " + at);
+            if ((++spins & progressMask) == 0) t.progress();
+            if ((spins & 0xFFFF) == 0) deadline = await.deadline(deadline, "flag byte " + f + " at offset " + at);
         }
         if (os.oneSidedCompleted() < os.oneSidedPosted()) awaitOneSided(t, os, await);
     }
 
     /** Until every one-sided operation posted has completed. */
-    private static void awaitOneSided(Transport t, OneSided os, Await await) {
+    static void awaitOneSided(Transport t, OneSided os, Await await) {
         long spins = 0, deadline = 0;
         while (os.oneSidedCompleted() < os.oneSidedPosted()) {
             t.progress();

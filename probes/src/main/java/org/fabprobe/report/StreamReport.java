@@ -22,7 +22,7 @@ public final class StreamReport {
 
     public static String table(RunFacts<?> run, List<Point> points, double wallSeconds) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "fabprobe bandwidth  %s (%s %s)  clock %s  host %s%s%n", run.transport(),
+                "fabprobe bandwidth  %s%s (%s %s)  clock %s  host %s%s%n", opLabel(run), run.transport(),
                 run.transportFacts().getOrDefault("provider", run.transportFacts().getOrDefault("tls", "")),
                 run.transportFacts().getOrDefault("library", ""), run.clock().source(),
                 run.host().hostname(), run.headerNote()));
@@ -36,6 +36,12 @@ public final class StreamReport {
         for (String flag : flags(run, points)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", wallSeconds));
         return b.toString();
+    }
+
+    /** "op write  transport " for one-sided runs, nothing for send (the title as it always was). */
+    private static String opLabel(RunFacts<?> run) {
+        return run.settings() instanceof BandwidthDocument.Settings s && s.op() != null && !s.op().equals("send")
+                ? "op " + s.op() + "  transport " : "";
     }
 
     public static BandwidthDocument document(RunFacts<BandwidthDocument.Settings> run, List<Point> points, double wallSeconds) {

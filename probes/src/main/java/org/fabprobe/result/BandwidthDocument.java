@@ -14,8 +14,12 @@ public record BandwidthDocument(@JsonUnwrapped RunHeader<Settings> header, List<
         implements RunDocument {
     public static final String SCHEMA = "fabprobe.bandwidth/2";
 
-    /** bandwidth's inputs, then the session's. */
-    public record Settings(List<Long> sizes, int window, int warmup, int repetitions, @JsonUnwrapped PeerSettings peer) {}
+    /**
+     * bandwidth's inputs, then the session's. op: send, write or read (absent before it
+     * existed: send); windowCompletion: what ends a window (absent before: the acknowledgement).
+     */
+    public record Settings(List<Long> sizes, int window, int warmup, int repetitions, String op, String windowCompletion,
+                           @JsonUnwrapped PeerSettings peer) {}
 
     /**
      * One size: the time of each window (ns), bandwidth (MB/s), messages per second, and whether it was disturbed.

@@ -15,7 +15,16 @@ public record Buffers(MemorySegment send, MemorySegment recv) {
 
     /** Both buffers, allocated in {@code arena}: they live as long as it does. */
     public static Buffers allocate(Arena arena, TransportOptions options) {
-        long bytes = Math.max(options.bufferBytes(), MIN_BYTES);
-        return new Buffers(arena.allocate(bytes, PAGE_BYTES), arena.allocate(bytes, PAGE_BYTES));
+        return new Buffers(allocateOne(arena, options), allocateOne(arena, options));
+    }
+
+    /** One buffer of {@link #bytes}, allocated in {@code arena}. */
+    public static MemorySegment allocateOne(Arena arena, TransportOptions options) {
+        return arena.allocate(bytes(options), PAGE_BYTES);
+    }
+
+    /** The size of each buffer. */
+    public static long bytes(TransportOptions options) {
+        return Math.max(options.bufferBytes(), MIN_BYTES);
     }
 }

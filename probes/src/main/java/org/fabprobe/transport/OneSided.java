@@ -29,6 +29,27 @@ public interface OneSided {
     /** How {@link #postWrite} keeps the flag byte after the payload, in words, for the record. */
     String writeOrdering();
 
+    /**
+     * Writes the send buffer's first {@code bytes} to the same place in the peer's receive
+     * buffer in no particular order with other writes: one operation, for bandwidth. Where a
+     * transport has nothing cheaper, its ordered {@link #postWrite}.
+     */
+    default void postWriteUnordered(long bytes) {
+        postWrite(bytes);
+    }
+
+    /**
+     * Makes every write posted so far complete at the target once this completes (one more
+     * operation in the counts), where an operation's own completion does not say so already;
+     * elsewhere nothing. {@link #flushing} says what it does here.
+     */
+    default void postFlush() {}
+
+    /** What {@link #postFlush} does here, in words, for the record. */
+    default String flushing() {
+        return "nothing: a write's completion means it is complete at the target";
+    }
+
     /** Reads the peer's first {@code bytes} into the send buffer. */
     void postRead(long bytes);
 
@@ -46,6 +67,16 @@ public interface OneSided {
 
     /** One-sided operations completed since open (locally: a write's source is reusable, a read's data is here). */
     long oneSidedCompleted();
+
+    /**
+     * Whether a write by the peer lands in this side's memory only while this side calls into
+     * the library (manual progress, emulated operations); where not, a side polling its flag
+     * byte need not call {@link Transport#progress} on every look, as ucx_perftest's put_lat
+     * does not: each call touches the library's shared queues, which the peer's writes then wait for.
+     */
+    default boolean writesNeedTargetProgress() {
+        return true;
+    }
 
     /** Whether the library carries out {@code op} in software with the target's CPU (its progress) here. */
     default boolean emulated(Op op) {

@@ -46,6 +46,9 @@ public final class FiHotPath {
     private static final MethodHandle FETCH_ATOMIC = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
             JAVA_INT, JAVA_INT, JAVA_LONG), CRITICAL);
+    // fi_inject_write: (ep, buf, len, dest_addr, addr, key)
+    private static final MethodHandle INJECT_WRITE = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
     // fi_writemsg: (ep, msg, flags)
     private static final MethodHandle WRITEMSG = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_LONG,
             JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
@@ -93,6 +96,20 @@ public final class FiHotPath {
     /** ep->atomic->readwrite of one endpoint, for {@link #fetchAtomic}. */
     public static MemorySegment fetchAtomicOf(MemorySegment ep) {
         return fi_ops_atomic.readwrite(Fi.atomicOps(ep));
+    }
+
+    /** ep->rma->inject of one endpoint (fi_inject_write), for {@link #injectWrite}. */
+    public static MemorySegment injectWriteOf(MemorySegment ep) {
+        return fi_ops_rma.inject(Fi.rmaOps(ep));
+    }
+
+    /** fi_inject_write(ep, buf, len, dest_addr, addr, key): no completion; the buffer is reusable on return. */
+    public static long injectWrite(MemorySegment fn, long ep, long buf, long len, long peer, long addr, long key) {
+        try {
+            return (long) INJECT_WRITE.invokeExact(fn, ep, buf, len, peer, addr, key);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
     }
 
     /** ep->rma->writemsg of one endpoint, for {@link #writemsg}. */

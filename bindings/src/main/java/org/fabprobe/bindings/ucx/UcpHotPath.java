@@ -45,6 +45,8 @@ public final class UcpHotPath {
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle EP_FLUSH = handle(Ucx.ucp_ep_flush_nbx$address(),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle WORKER_FENCE = handle(Ucx.ucp_worker_fence$address(),
+            FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
 
     /** ucp_put_nbx(ep, buffer, count, remote_addr, rkey, param): a ucs_status_ptr_t. */
     public static long put(long ep, long buffer, long count, long remoteAddr, long rkey, long param) {
@@ -77,6 +79,15 @@ public final class UcpHotPath {
     public static long epFlush(long ep, long param) {
         try {
             return (long) EP_FLUSH.invokeExact(ep, param);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** ucp_worker_fence(worker): a ucs_status_t. */
+    public static byte workerFence(long worker) {
+        try {
+            return (byte) WORKER_FENCE.invokeExact(worker);
         } catch (Throwable t) {
             throw Downcalls.rethrow(t);
         }

@@ -91,10 +91,14 @@ public final class OfiTransport implements Transport, OneSided {
             resultSlice, operandSlice;
     private MemorySegment[] rmaContextSegments;
     private long[] rmaContextSlots;
-    private MemorySegment writeFn, readFn, fetchAtomicFn, writemsgFn;
+    private MemorySegment writeFn, readFn, fetchAtomicFn, writemsgFn, injectWriteFn;
+    /** Writes up to inject_size go out as fi_inject_write (no completion to read), except over sockets (see open). */
+    private boolean injectWrites;
     private long mrModeBits, remoteBase, remoteKey, rmaPosted, rmaCompleted, writeMsgAddress, rmaBase, rmaEnd = 0;
     /** Whether the provider places data in order (FI_ORDER_DATA), so a write's last byte can be its flag. */
     private boolean orderedData;
+    /** Writes up to this many bytes (unsigned) are placed after those of earlier writes (FI_ORDER_WAW, max_order_waw_size); 0: none. */
+    private long orderedWritesUpTo;
 
     private OfiTransport(String name, TransportOptions options, Op op) {
         this.name = name;
@@ -192,6 +196,7 @@ public final class OfiTransport implements Transport, OneSided {
         long mrMode = fi_domain_attr.mr_mode(domainAttr);
         mrModeBits = mrMode;
         orderedData = (fi_rx_attr.comp_order(ref(fi_info.rx_attr(info), fi_rx_attr.layout().byteSize())) & FI_ORDER_DATA()) != 0;
+        if ((fi_tx_attr.msg_order(txAttr) & FI_ORDER_WAW()) != 0) orderedWritesUpTo = fi_ep_attr.max_order_waw_size(epAttr);
         if (op.oneSided()) {
             long keySize = fi_domain_attr.mr_key_size(domainAttr);
             // keys wider than 64 bits travel only as raw keys (FI_MR_RAW), which is not asked for
@@ -295,6 +300,10 @@ public final class OfiTransport implements Transport, OneSided {
         if (op == Op.WRITE) {
             writeFn = FiHotPath.writeOf(ep);
             writemsgFn = FiHotPath.writemsgOf(ep);
+            injectWriteFn = FiHotPath.injectWriteOf(ep);
+            // sockets, under manual progress, never sent an fi_inject_write that no operation with
+            // a completion followed (bench-ofi-rma's ping-pong waited forever there)
+            injectWrites = !name.startsWith("ofi:sockets");
         }
         if (op == Op.READ) readFn = FiHotPath.readOf(ep);
         if (op == Op.FETCH_ADD) fetchAtomicFn = FiHotPath.fetchAtomicOf(ep);
@@ -515,8 +524,12 @@ public final class OfiTransport implements Transport, OneSided {
             write(0, bytes);
             return;
         }
-        if (bytes > 1) {
-            // no FI_ORDER_DATA: the payload with FI_DELIVERY_COMPLETE, its completion, then the flag byte
+        if (bytes > 1 && Long.compareUnsigned(bytes - 1, orderedWritesUpTo) <= 0) {
+            // FI_ORDER_WAW up to max_order_waw_size (tcp;ofi_rxm: any size): the flag's write is
+            // placed after the payload's, so both go out back to back
+            write(0, bytes - 1);
+        } else if (bytes > 1) {
+            // no ordering to rely on: the payload with FI_DELIVERY_COMPLETE, its completion, then the flag byte
             long context = rmaContextSlots[(int) rmaPosted & slotMask];
             long iov = writeMsgAddress + fi_msg_rma.layout().byteSize();
             long rmaIov = iov + 24;
@@ -539,9 +552,33 @@ public final class OfiTransport implements Transport, OneSided {
         write(bytes - 1, 1);
     }
 
-    /** fi_write of {@code bytes} at {@code offset}, with a completion (a context of its own). */
+    @Override
+    public void postWriteUnordered(long bytes) {
+        write(0, bytes);
+    }
+
+    @Override
+    public String flushing() {
+        // the completions' default, FI_TRANSMIT_COMPLETE, as bench-ofi-rma's write_bw
+        return "nothing: each fi_write's completion (the provider's default completion level)";
+    }
+
+    /**
+     * fi_write of {@code bytes} at {@code offset}, with a completion (a context of its own); up
+     * to inject_size an fi_inject_write, complete on return (the source is reusable), as
+     * bench-ofi-rma writes: one completion fewer to read per message.
+     */
     private void write(long offset, long bytes) {
         long rc, deadline = 0;
+        if (injectWrites && bytes <= injectSize) {
+            while ((rc = FiHotPath.injectWrite(injectWriteFn, epAddress, sendBufAddress + offset, bytes, peer,
+                    remoteBase + offset, remoteKey)) != 0) {
+                deadline = retryOrFail(rc, deadline, "fi_inject_write");
+            }
+            rmaPosted++;
+            rmaCompleted++;
+            return;
+        }
         long context = rmaContextSlots[(int) rmaPosted & slotMask];
         while ((rc = FiHotPath.rma(writeFn, epAddress, sendBufAddress + offset, bytes, sendDescAddress, peer,
                 remoteBase + offset, remoteKey, context)) != 0) {
@@ -552,8 +589,12 @@ public final class OfiTransport implements Transport, OneSided {
 
     @Override
     public String writeOrdering() {
-        return orderedData ? "one fi_write; its last byte is the flag (the provider reports FI_ORDER_DATA)"
-                : "fi_writemsg of the payload with FI_DELIVERY_COMPLETE, its completion, then a 1-byte fi_write of the flag";
+        if (orderedData) return "one fi_write; its last byte is the flag (the provider reports FI_ORDER_DATA)";
+        if (orderedWritesUpTo != 0) {
+            return "fi_write of the payload, then a 1-byte fi_write of the flag (FI_ORDER_WAW up to max_order_waw_size "
+                    + Long.toUnsignedString(orderedWritesUpTo) + " B; larger payloads: FI_DELIVERY_COMPLETE, its completion, then the flag)";
+        }
+        return "fi_writemsg of the payload with FI_DELIVERY_COMPLETE, its completion, then a 1-byte fi_write of the flag";
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.fabprobe.bindings.ucx.UcpResources;
 import org.fabprobe.bindings.ucx.Ucs;
 import org.fabprobe.bindings.ucx.UcxException;
 import org.fabprobe.bindings.ucx.gen.ucp_ep_params;
+import org.fabprobe.bindings.ucx.gen.ucp_mem_attr;
 import org.fabprobe.bindings.ucx.gen.ucp_mem_map_params;
 import org.fabprobe.bindings.ucx.gen.ucp_params;
 import org.fabprobe.bindings.ucx.gen.ucp_request_param_t;
@@ -173,9 +174,19 @@ public final class UcxTransport implements Transport, OneSided {
         address = workerAddr.reinterpret(lengthOut.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
         ucp_worker_release_address(worker, workerAddr);
 
-        buffers = Buffers.allocate(arena, options);
+        if (op.oneSided()) {
+            // the target of one-sided operations allocated by UCX: shared-memory transports
+            // (posix, sysv) cannot register user memory, only reach memory they allocated, so
+            // a put into a registered heap buffer would go through cma or active messages
+            long bytes = Buffers.bytes(options);
+            recvMemh = allocateMapped(bytes);
+            buffers = new Buffers(Buffers.allocateOne(arena, options), mappedAddress(recvMemh, bytes));
+            buffers.recv().fill((byte) 0);
+        } else {
+            buffers = Buffers.allocate(arena, options);
+            recvMemh = map(buffers.recv());
+        }
         sendMemh = map(buffers.send());
-        recvMemh = map(buffers.recv());
 
         MemorySegment sendParam = requestParam(sendMemh, false);
         MemorySegment recvParam = requestParam(recvMemh, true);
@@ -269,6 +280,28 @@ public final class UcxTransport implements Transport, OneSided {
         MemorySegment out = arena.allocate(ADDRESS);
         Ucs.check(ucp_mem_map(context, params, out), "ucp_mem_map");
         return out.get(ADDRESS, 0);
+    }
+
+    /** ucp_mem_map with UCP_MEM_MAP_ALLOCATE: memory from the first of UCX's allocation methods that works (UCX_MEM_ALLOC_METHODS). */
+    private MemorySegment allocateMapped(long bytes) {
+        MemorySegment params = arena.allocate(ucp_mem_map_params.layout());
+        ucp_mem_map_params.field_mask(params, UCP_MEM_MAP_PARAM_FIELD_ADDRESS() | UCP_MEM_MAP_PARAM_FIELD_LENGTH()
+                | UCP_MEM_MAP_PARAM_FIELD_FLAGS());
+        ucp_mem_map_params.address(params, MemorySegment.NULL);
+        ucp_mem_map_params.length(params, bytes);
+        ucp_mem_map_params.flags(params, UCP_MEM_MAP_ALLOCATE());
+        MemorySegment out = arena.allocate(ADDRESS);
+        Ucs.check(ucp_mem_map(context, params, out), "ucp_mem_map(ALLOCATE)");
+        return out.get(ADDRESS, 0);
+    }
+
+    /** The memory UCX allocated for {@code memh}, {@code bytes} of it. */
+    private MemorySegment mappedAddress(MemorySegment memh, long bytes) {
+        MemorySegment attr = arena.allocate(ucp_mem_attr.layout());
+        ucp_mem_attr.field_mask(attr, UCP_MEM_ATTR_FIELD_ADDRESS() | UCP_MEM_ATTR_FIELD_LENGTH());
+        Ucs.check(ucp_mem_query(memh, attr), "ucp_mem_query");
+        if (ucp_mem_attr.length(attr) < bytes) throw TransportException.error(name + ": UCX allocated less than " + bytes + " B");
+        return ucp_mem_attr.address(attr).reinterpret(bytes);
     }
 
     private void prepareOneSided() {
@@ -439,14 +472,12 @@ public final class UcxTransport implements Transport, OneSided {
     @Override
     public void postWrite(long bytes) {
         if (bytes > 1) {
-            // UCP orders nothing between puts without a fence or flush: the payload is flushed
-            // (remotely complete) before the flag byte is put
-            long payload = UcpHotPath.put(epAddress, sendBufAddress, bytes - 1, remoteBase, rkeyAddress, putParamAddress);
-            if (Ucs.ptrIsErr(payload)) throw failed("ucp_put_nbx", Ucs.ptrStatus(payload));
-            long flush = UcpHotPath.epFlush(epAddress, flushParamAddress);
-            if (Ucs.ptrIsErr(flush)) throw failed("ucp_ep_flush_nbx", Ucs.ptrStatus(flush));
-            if (flush != 0) awaitRequest(flush, "ucp_ep_flush_nbx");
-            if (payload != 0) awaitRequest(payload, "ucp_put_nbx");
+            // UCP orders nothing between two puts by itself; ucp_worker_fence makes the payload
+            // land before the flag byte without waiting for it (a flush would cost a round trip)
+            track(UcpHotPath.put(epAddress, sendBufAddress, bytes - 1, remoteBase, rkeyAddress, putParamAddress),
+                    "ucp_put_nbx");
+            byte status = UcpHotPath.workerFence(workerAddress);
+            if (status != Ucs.OK) throw failed("ucp_worker_fence", status);
         }
         track(UcpHotPath.put(epAddress, sendBufAddress + bytes - 1, 1, remoteBase + bytes - 1, rkeyAddress, putParamAddress),
                 "ucp_put_nbx");
@@ -454,7 +485,23 @@ public final class UcxTransport implements Transport, OneSided {
 
     @Override
     public String writeOrdering() {
-        return "put of the payload, ucp_ep_flush_nbx, then a 1-byte put of the flag";
+        return "put of the payload, ucp_worker_fence, then a 1-byte put of the flag";
+    }
+
+    @Override
+    public void postWriteUnordered(long bytes) {
+        track(UcpHotPath.put(epAddress, sendBufAddress, bytes, remoteBase, rkeyAddress, putParamAddress), "ucp_put_nbx");
+    }
+
+    @Override
+    public void postFlush() {
+        // a put completes when its source is reusable: the flush completes once the puts are done at the target
+        track(UcpHotPath.epFlush(epAddress, flushParamAddress), "ucp_ep_flush_nbx");
+    }
+
+    @Override
+    public String flushing() {
+        return "ucp_ep_flush_nbx";
     }
 
     @Override
@@ -499,6 +546,12 @@ public final class UcxTransport implements Transport, OneSided {
         return op.oneSided() && UcxSettings.emulatesOneSided(tls);
     }
 
+    @Override
+    public boolean writesNeedTargetProgress() {
+        // native puts (shared memory, cma, RDMA) land without the target; emulated ones are active messages
+        return emulated(Op.WRITE);
+    }
+
     private void track(long request, String call) {
         if (Ucs.ptrIsErr(request)) throw failed(call, Ucs.ptrStatus(request));
         if (request == 0 && rmaCompleted == rmaPosted) {
@@ -508,18 +561,6 @@ public final class UcxTransport implements Transport, OneSided {
         }
         reuse(rmaRequests, rmaPosted++, request);
         postedSinceLastCheck = true;
-    }
-
-    /** Progresses until one request completes, then frees it (inside a write: the payload before its flag). */
-    private void awaitRequest(long request, String call) {
-        long spins = 0;
-        byte status;
-        while ((status = callbacks ? (byte) MEMORY.get(JAVA_INT, request) : UcpHotPath.checkStatus(request)) == Ucs.INPROGRESS) {
-            UcpHotPath.progress(workerAddress);
-            if (++spins > 2_000_000_000L) throw TransportException.timeout(name + " " + call + " never completed");
-        }
-        free(request);
-        if (status != Ucs.OK) throw failed(call, status);
     }
 
     /** Whether operation {@code index} of a ring has completed (its request is freed later, by reuse). */

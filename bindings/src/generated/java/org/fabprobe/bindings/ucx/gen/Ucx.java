@@ -4085,6 +4085,64 @@ public class Ucx {
         }
     }
 
+    private static class ucp_worker_fence {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Ucx.C_CHAR,
+            Ucx.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = Ucx.findOrThrow("ucp_worker_fence");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_worker_fence(ucp_worker_h worker)
+     * }
+     */
+    public static FunctionDescriptor ucp_worker_fence$descriptor() {
+        return ucp_worker_fence.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_worker_fence(ucp_worker_h worker)
+     * }
+     */
+    public static MethodHandle ucp_worker_fence$handle() {
+        return ucp_worker_fence.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ucs_status_t ucp_worker_fence(ucp_worker_h worker)
+     * }
+     */
+    public static MemorySegment ucp_worker_fence$address() {
+        return ucp_worker_fence.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ucs_status_t ucp_worker_fence(ucp_worker_h worker)
+     * }
+     */
+    public static byte ucp_worker_fence(MemorySegment worker) {
+        var mh$ = ucp_worker_fence.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ucp_worker_fence", worker);
+            }
+            return (byte)mh$.invokeExact(worker);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class ucp_worker_flush_nbx {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             Ucx.C_POINTER,
