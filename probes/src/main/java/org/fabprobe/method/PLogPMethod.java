@@ -247,8 +247,13 @@ public final class PLogPMethod {
         return out;
     }
 
-    /** The note for a size whose round trip read two states, between the passes or across the batches; else null. */
+    /**
+     * The note for a size whose round trip read two states, between the passes or across the
+     * batches; else null. Only undisturbed passes count.
+     */
     static String stateNote(long size, Sampled first, Sampled again) {
+        // a pass with disturbed batches differs by the disturbance (flagged as such), not by a state
+        if (first.disturbedBatches() > 0 || again.disturbedBatches() > 0) return null;
         StateSplit.States passes = StateSplit.differ(first.median(), again.median());
         if (passes != null) {
             return String.format(java.util.Locale.ROOT, "%ssize %d B: RTT read %.3f µs in the first pass and %.3f µs in"

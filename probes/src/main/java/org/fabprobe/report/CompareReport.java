@@ -36,6 +36,8 @@ public final class CompareReport {
             Cell c = doc.pLogPLatencyNs();
             b.append(row("pLogP L µs", c, false));
             b.append("  (pLogP's L = RTT(0)/2 - g(0), one per run; the ranges below give LogGP's by Table 1)\n");
+            if (c.raw().value() < 0) b.append("  pLogP L raw: ").append(MethodReport.pLogPLatency(c.raw())).append('\n');
+            if (c.mpi().value() < 0) b.append("  pLogP L MPI: ").append(MethodReport.pLogPLatency(c.mpi())).append('\n');
             unresolved = anyUnresolved(c, false);
         }
         for (CompareDocument.Range r : doc.ranges()) {
@@ -92,9 +94,10 @@ public final class CompareReport {
 
     private static String row(String label, Cell c, boolean perByte) {
         double scale = perByte ? 1 : 1e-3;
-        boolean latency = label.startsWith("L ");
-        return String.format(Locale.ROOT, ROW, label, value(c.raw(), scale, perByte, latency),
-                value(c.mpi(), scale, perByte, latency), value(c.difference(), scale, perByte, false),
+        // a negative L is no latency: the overlap (Table 1) or a gap above RTT(0)/2 (pLogP), named below the row
+        String negative = label.startsWith("L ") ? "– (overlap)" : label.startsWith("pLogP L") ? "– (see below)" : null;
+        return String.format(Locale.ROOT, ROW, label, value(c.raw(), scale, perByte, negative),
+                value(c.mpi(), scale, perByte, negative), value(c.difference(), scale, perByte, null),
                 String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale));
     }
 
@@ -103,11 +106,11 @@ public final class CompareReport {
                 || CompareAnalysis.unresolved(c.difference(), perByte);
     }
 
-    /** "1.234 ± 0.005", "–" where not measured or not resolved, "– (overlap)" for a negative L. */
-    private static String value(Estimate e, double scale, boolean perByte, boolean latency) {
+    /** "1.234 ± 0.005", "–" where not measured or not resolved, {@code negative} for a value below 0 that is no latency. */
+    private static String value(Estimate e, double scale, boolean perByte, String negative) {
         double v = e.value(), ci = e.ci95();
         if (Double.isNaN(v)) return "–";
-        if (latency && v < 0) return "– (overlap)";
+        if (negative != null && v < 0) return negative;
         if (CompareAnalysis.unresolved(e, perByte)) return "–";
         String f = perByte ? "%.4f" : "%.3f";
         return Double.isNaN(ci) ? String.format(Locale.ROOT, f, v * scale)

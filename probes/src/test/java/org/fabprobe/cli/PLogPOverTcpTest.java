@@ -71,7 +71,8 @@ class PLogPOverTcpTest {
             assertTrue(s.rttRepeatNs().median() > 0, context);
             if (s.stateDependent()) states++;
         }
-        boolean flagged = flags.stream().anyMatch(f -> f.startsWith("STATE: " + states + " sizes"));
+        String stateFlag = "STATE: " + states + " sizes";
+        boolean flagged = flags.stream().anyMatch(f -> f.startsWith(stateFlag));
         assertEquals(states > 0, flagged, context);
         assertEquals(states, table.lines().filter(l -> l.endsWith("  STATE")).count(), context);
     }
