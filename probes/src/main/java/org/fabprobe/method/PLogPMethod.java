@@ -31,6 +31,11 @@ import org.fabprobe.pattern.Probe;
  *     G = slope of g(m), one set per size range found in g(m) (see {@link Segments}).
  * </ol>
  *
+ * <p><b>Order.</b> A size's figure can depend on the sizes measured before it (UCX over tcp
+ * at 16 KiB: RTT 22.5 or 20.3 µs). With an order seed the initial sizes are measured in a
+ * random order, and every size's round trip again in another after the adaptive sizes; a size
+ * whose passes or batches read two states gets a {@link #STATE_NOTE} note.
+ *
  * <p>Every quantity is sampled until its median is known within the sampler's target. The
  * validation mode also measures g(m) by saturation for every size and reports the time each
  * way took (the paper's Table 2).
@@ -170,7 +175,7 @@ public final class PLogPMethod {
             notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions; the interval below "
                     + sizes.get(worst).size() + " B (and maybe others) was not resolved further");
         }
-        if (settings.orderSeed() != null) sizes = repeatPass(sizes, settings.orderSeed(), notes);
+        if (settings.orderSeed() != null) sizes = repeatPass(sizes, settings.orderSeed(), zero.rtt(), notes);
         long t2 = System.nanoTime();
 
         if (settings.validate()) {
@@ -226,12 +231,16 @@ public final class PLogPMethod {
      * states (UCX over tcp at 16 KiB: 22.5 or 20.3 µs by what ran before) gets a note; its g(m)
      * and the ranges around it hold one of the two.
      */
-    private List<SizeParams> repeatPass(List<SizeParams> sizes, long seed, List<String> notes) {
+    private List<SizeParams> repeatPass(List<SizeParams> sizes, long seed, Sampled rtt0, List<String> notes) {
         long[] order = order(sizes.stream().mapToLong(SizeParams::size).filter(m -> m > 0).toArray(), seed + 1);
         java.util.Map<Long, Sampled> repeats = new java.util.HashMap<>();
         steps.more(1);
         steps.next("RTT(m) again, in another order", -1);
         for (long m : order) repeats.put(m, sampler.sampleOne(reps -> probe.roundTrip(m, 0, reps).rttNs()));
+        // a host that changed speed meanwhile moves every size: that is DRIFT's business, not a state
+        boolean steady = !drifted(sampler.sampleOne(reps -> probe.roundTrip(0, 0, reps).rttNs()), rtt0);
+        if (!steady) notes.add("repeat pass: the 0 B round trip had moved by its end (the host changed speed); sizes"
+                + " not judged for two steady states");
         List<SizeParams> out = new ArrayList<>();
         for (SizeParams p : sizes) {
             Sampled again = repeats.get(p.size());
@@ -239,7 +248,7 @@ public final class PLogPMethod {
                 out.add(p);
                 continue;
             }
-            String note = stateNote(p.size(), p.rtt(), again);
+            String note = steady ? stateNote(p.size(), p.rtt(), again) : null;
             if (note != null) notes.add(note);
             out.add(new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(), p.saturatedGap(),
                     p.origin(), again, note != null));
