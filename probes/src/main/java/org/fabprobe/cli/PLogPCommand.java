@@ -37,6 +37,11 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
     @Option(names = "--validate", description = "Also measure g(m) by saturation at every size and report both times (Table 2).")
     boolean validate;
 
+    @Option(names = "--order-seed", paramLabel = "N", description = {
+            "Seed of the random orders the sizes are measured in, twice (settings.order_seed; default: a new one",
+            "per run). Sizes whose round trip differs between the two passes are flagged STATE."})
+    Long orderSeed;
+
     @Override
     public void check() {
         SizeList.parse(sizes);
@@ -54,10 +59,11 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
         String startedAt = Instant.now().toString();
         long positive = java.util.Arrays.stream(sizeList).filter(m -> m > 0).count();
         var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
+        long seed = orderSeed != null ? orderSeed : new java.util.SplittableRandom().nextLong();
         var run = MethodOptions.run(session, limit, calls, steps,
-                probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate)));
+                probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate, seed)));
         var facts = session.runFacts("plogp", run.transportFacts(), peer -> new PLogPDocument.Settings(SizeList.asList(sizeList),
-                limit, validate, PLogPMethod.SATURATION_EPS, method.describe(sampler, calls, run), peer), startedAt);
+                limit, validate, PLogPMethod.SATURATION_EPS, seed, method.describe(sampler, calls, run), peer), startedAt);
         var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));

@@ -41,6 +41,11 @@ public final class MethodFlags {
             flags.add("DRIFT: " + drifted + " sizes measured while the host ran at another speed (see notes): ranges and"
                     + " G may be artefacts");
         }
+        long states = notes.stream().filter(n -> n.startsWith(PLogPMethod.STATE_NOTE)).count();
+        if (states > 0) {
+            flags.add("STATE: " + states + " sizes whose round trip has two steady states (see notes): their figures"
+                    + " depend on what ran before");
+        }
         long disturbed = notes.stream().filter(n -> n.startsWith(Sampler.DISTURBED_NOTE)).count();
         if (disturbed > 0) {
             flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");

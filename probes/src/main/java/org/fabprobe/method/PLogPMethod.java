@@ -8,6 +8,7 @@ import org.fabprobe.model.Drift;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.model.Segments;
+import org.fabprobe.model.StateSplit;
 import org.fabprobe.pattern.Probe;
 
 /**
@@ -29,6 +30,11 @@ import org.fabprobe.pattern.Probe;
  *     (read off the first range's line through g(m), so one stalled sample cannot move it),
  *     G = slope of g(m), one set per size range found in g(m) (see {@link Segments}).
  * </ol>
+ *
+ * <p><b>Order.</b> A size's figure can depend on the sizes measured before it (UCX over tcp
+ * at 16 KiB: RTT 22.5 or 20.3 µs). With an order seed the initial sizes are measured in a
+ * random order, and every size's round trip again in another after the adaptive sizes; a size
+ * whose passes or batches read two states gets a {@link #STATE_NOTE} note.
  *
  * <p>Every quantity is sampled until its median is known within the sampler's target. The
  * validation mode also measures g(m) by saturation for every size and reports the time each
@@ -71,15 +77,35 @@ public final class PLogPMethod {
      * @param sizes          the initial sizes (0 and powers of two, say), increasing
      * @param adaptiveLimit  the largest size the adaptive range may grow to (0: no growth)
      * @param validate       also measure g(m) by saturation at every size
+     * @param orderSeed      the initial sizes are measured in the random order this seed gives, and
+     *                       every size's round trip again in a second such order, to find sizes
+     *                       whose figure depends on what ran before ({@link #STATE_NOTE}); null:
+     *                       in increasing order, once
      */
-    public record Settings(long[] sizes, long adaptiveLimit, boolean validate) {}
+    public record Settings(long[] sizes, long adaptiveLimit, boolean validate, Long orderSeed) {
+        /** Increasing order, no repeat pass (the matrix's quick per-pair run). */
+        public Settings(long[] sizes, long adaptiveLimit, boolean validate) {
+            this(sizes, adaptiveLimit, validate, null);
+        }
+    }
 
     /** g(0) by saturation: the train length reached and the values on the way. */
     public record Saturation(Estimate gap, int messages, boolean saturated, Sampled rttN, double wallMs) {}
 
-    /** Everything measured at one size. */
+    /**
+     * Everything measured at one size; {@code rttRepeat} the round trip of the repeat pass (null
+     * without one), {@code stateDependent} whether the two passes or the batches read two states.
+     */
     public record SizeParams(long size, Sampled sendOverhead, Sampled recvOverhead, Sampled rtt, Estimate gap,
-                             Saturation saturatedGap, String origin) {}
+                             Saturation saturatedGap, String origin, Sampled rttRepeat, boolean stateDependent) {
+        public SizeParams(long size, Sampled sendOverhead, Sampled recvOverhead, Sampled rtt, Estimate gap,
+                          Saturation saturatedGap, String origin) {
+            this(size, sendOverhead, recvOverhead, rtt, gap, saturatedGap, origin, null, false);
+        }
+    }
+
+    /** How notes about sizes with two steady states start; the reports raise a flag for them. */
+    public static final String STATE_NOTE = "state: ";
 
     /**
      * @param latency   pLogP's L
@@ -120,9 +146,11 @@ public final class PLogPMethod {
 
         List<SizeParams> sizes = new ArrayList<>();
         sizes.add(zero);
-        for (long m : settings.sizes()) {
+        // in a random order: what a size reads must not depend on which sizes ran just before it
+        for (long m : order(settings.sizes(), settings.orderSeed())) {
             if (m > 0) sizes.add(measureSize(m, gap0, zero.rtt(), "initial"));
         }
+        sizes.sort(java.util.Comparator.comparingLong(SizeParams::size));
         int added = 0;
         // grow the range while the gap per byte has not settled at the top
         while (sizes.size() >= 3 && added < MAX_ADDED_SIZES) {
@@ -147,6 +175,7 @@ public final class PLogPMethod {
             notes.add("adaptive sizes capped at " + MAX_ADDED_SIZES + " additions; the interval below "
                     + sizes.get(worst).size() + " B (and maybe others) was not resolved further");
         }
+        if (settings.orderSeed() != null) sizes = repeatPass(sizes, settings.orderSeed(), zero.rtt(), notes);
         long t2 = System.nanoTime();
 
         if (settings.validate()) {
@@ -154,7 +183,7 @@ public final class PLogPMethod {
                 SizeParams p = sizes.get(i);
                 steps.next("g(m) by saturation at", p.size());
                 sizes.set(i, new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(),
-                        saturate(p.size(), p.rtt()), p.origin()));
+                        saturate(p.size(), p.rtt()), p.origin(), p.rttRepeat(), p.stateDependent()));
             }
         }
         long t3 = System.nanoTime();
@@ -180,6 +209,73 @@ public final class PLogPMethod {
         addIfPresent(notes, sampler.discardedNote());
         return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
                 (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);
+    }
+
+    /** The sizes in the order {@code seed} gives (null: as they are). */
+    static long[] order(long[] sizes, Long seed) {
+        long[] order = sizes.clone();
+        if (seed == null) return order;
+        java.util.Random random = new java.util.Random(seed);
+        for (int i = order.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            long t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+
+    /**
+     * Every size's round trip once more, in another random order, so that each size is measured
+     * after other sizes than the first time. A size whose two passes, or whose batches, read two
+     * states (UCX over tcp at 16 KiB: 22.5 or 20.3 µs by what ran before) gets a note; its g(m)
+     * and the ranges around it hold one of the two.
+     */
+    private List<SizeParams> repeatPass(List<SizeParams> sizes, long seed, Sampled rtt0, List<String> notes) {
+        long[] order = order(sizes.stream().mapToLong(SizeParams::size).filter(m -> m > 0).toArray(), seed + 1);
+        java.util.Map<Long, Sampled> repeats = new java.util.HashMap<>();
+        steps.more(1);
+        steps.next("RTT(m) again, in another order", -1);
+        for (long m : order) repeats.put(m, sampler.sampleOne(reps -> probe.roundTrip(m, 0, reps).rttNs()));
+        // a host that changed speed meanwhile moves every size: that is DRIFT's business, not a state
+        boolean steady = !drifted(sampler.sampleOne(reps -> probe.roundTrip(0, 0, reps).rttNs()), rtt0);
+        if (!steady) notes.add("repeat pass: the 0 B round trip had moved by its end (the host changed speed); sizes"
+                + " not judged for two steady states");
+        List<SizeParams> out = new ArrayList<>();
+        for (SizeParams p : sizes) {
+            Sampled again = repeats.get(p.size());
+            if (again == null) {
+                out.add(p);
+                continue;
+            }
+            String note = steady ? stateNote(p.size(), p.rtt(), again) : null;
+            if (note != null) notes.add(note);
+            out.add(new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(), p.saturatedGap(),
+                    p.origin(), again, note != null));
+        }
+        return out;
+    }
+
+    /**
+     * The note for a size whose round trip read two states, between the passes or across the
+     * batches; else null. Only undisturbed passes count.
+     */
+    static String stateNote(long size, Sampled first, Sampled again) {
+        // a pass with disturbed batches differs by the disturbance (flagged as such), not by a state
+        if (first.disturbedBatches() > 0 || again.disturbedBatches() > 0) return null;
+        StateSplit.States passes = StateSplit.differ(first.median(), again.median());
+        if (passes != null) {
+            return String.format(java.util.Locale.ROOT, "%ssize %d B: RTT read %.3f µs in the first pass and %.3f µs in"
+                    + " the repeat (another order of sizes before it): two steady states, its g(m) and o_s hold the first",
+                    STATE_NOTE, size, first.value() / 1e3, again.value() / 1e3);
+        }
+        double[] batches = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(first.batchMedians()),
+                java.util.Arrays.stream(again.batchMedians())).toArray();
+        StateSplit.States split = StateSplit.bimodal(batches);
+        if (split == null) return null;
+        return String.format(java.util.Locale.ROOT, "%ssize %d B: RTT bimodal across its batches, %d read %.3f µs and"
+                + " %d read %.3f µs: two steady states, its g(m) and o_s hold their median", STATE_NOTE, size,
+                split.lowCount(), split.low() / 1e3, split.highCount(), split.high() / 1e3);
     }
 
     static void addIfPresent(List<String> notes, String note) {

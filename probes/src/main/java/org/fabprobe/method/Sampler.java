@@ -35,9 +35,17 @@ public final class Sampler {
     /** Disturbed batches discarded so far (measured again or given up at the cap). */
     private long discarded;
 
-    /** How sampling went, per series. */
+    /**
+     * How sampling went, per series; {@code batchMedians}: the median of each kept batch, in the
+     * order measured (a state that changes between batches shows there, not in the median).
+     */
     public record Sampled(Estimate median, Summary summary, boolean converged, double wallMs, int disturbedBatches,
-                          boolean disturbed) {
+                          boolean disturbed, double[] batchMedians) {
+        public Sampled(Estimate median, Summary summary, boolean converged, double wallMs, int disturbedBatches,
+                       boolean disturbed) {
+            this(median, summary, converged, wallMs, disturbedBatches, disturbed, new double[0]);
+        }
+
         public double value() {
             return median.value();
         }
@@ -89,7 +97,7 @@ public final class Sampler {
                 boolean timeLeft = System.nanoTime() - start < timeCapNs;
                 if (timeLeft || count > 0) {
                     if (timeLeft) continue;
-                    return result(all, count, false, start, disturbedBatches, keptDisturbed);
+                    return result(all, count, false, start, disturbedBatches, keptDisturbed, batch);
                 }
                 keptDisturbed = true; // the cap came first and nothing else is there
             }
@@ -105,20 +113,31 @@ public final class Sampler {
             }
             double wallNs = System.nanoTime() - start;
             if (converged || count >= maxReps || wallNs >= timeCapNs) {
-                return result(all, count, converged, start, disturbedBatches, keptDisturbed);
+                return result(all, count, converged, start, disturbedBatches, keptDisturbed, batch);
             }
         }
     }
 
     private static Sampled[] result(double[][] all, int count, boolean converged, long start, int disturbedBatches,
-                                    boolean keptDisturbed) {
+                                    boolean keptDisturbed, int batch) {
         double wallMs = (System.nanoTime() - start) / 1e6;
         Sampled[] result = new Sampled[all.length];
         for (int s = 0; s < all.length; s++) {
             result[s] = new Sampled(MedianCi.of(all[s], count, Clock.facts().resolutionNs()), Statistics.summarize(all[s], count),
-                    converged, wallMs, disturbedBatches, keptDisturbed);
+                    converged, wallMs, disturbedBatches, keptDisturbed, batchMedians(all[s], count, batch));
         }
         return result;
+    }
+
+    private static double[] batchMedians(double[] samples, int count, int batch) {
+        double[] medians = new double[(count + batch - 1) / batch];
+        for (int i = 0; i < medians.length; i++) {
+            double[] one = java.util.Arrays.copyOfRange(samples, i * batch, Math.min(count, (i + 1) * batch));
+            java.util.Arrays.sort(one);
+            int n = one.length;
+            medians[i] = n % 2 == 1 ? one[n / 2] : (one[n / 2 - 1] + one[n / 2]) / 2;
+        }
+        return medians;
     }
 
     /** The floor, never below the clock's resolution: no interval can be narrower than a tick. */

@@ -22,6 +22,25 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
     public static final Estimate NOT_MEASURED = new Estimate(Double.NaN, Double.NaN);
 
     /**
+     * Where LogGP's L (Table 1: RTT(0)/2 - g(0) + g(1) - o_s - o_r) comes out negative, the two
+     * overheads hold the transfer itself: the sender's call runs the receiver's input path
+     * (loopback tcp) or copies into its queue (shared memory). What L means there is this
+     * overlap, printed by name: "the send overhead carries the transfer (o_s + o_r > RTT/2 by X µs)".
+     *
+     * @return that text where L < 0, else null
+     */
+    public static String overlapText(Estimate latency) {
+        if (!(latency.value() < 0)) return null;
+        return String.format(Locale.ROOT, "the send overhead carries the transfer (o_s + o_r > RTT/2 by %.3f µs)",
+                -latency.value() / 1e3);
+    }
+
+    /** The overlap o_s + o_r - RTT/2 (that is, -L) where L < 0, else null. */
+    public static Estimate overlap(Estimate latency) {
+        return latency != null && latency.value() < 0 ? new Estimate(-latency.value(), latency.ci95()) : null;
+    }
+
+    /**
      * Physically inconsistent results, beyond their uncertainty: a gap below the send overhead
      * (the gap covers o_s, Kielmann sect. 2), a negative latency or overhead, no positive per-byte cost in
      * a range that spans enough sizes to show one. Flagged, never hidden or clamped.
@@ -33,9 +52,8 @@ public record ParameterSet(long fromBytes, long toBytes, Estimate latency, Estim
             flags.add(String.format(Locale.ROOT, "%s: g %.1f ns < o_s %.1f ns", range, gap.value(), sendOverhead.value()));
         }
         if (latency.value() + latency.ci95() < 0) {
-            // the overheads contain the flight (loopback tcp, shared memory: see the README)
-            flags.add(String.format(Locale.ROOT, "%s: negative L %.1f ns (o_s + o_r contain the flight: expected on "
-                    + "shared memory and loopback tcp)", range, latency.value()));
+            // the overheads contain the flight (loopback tcp, shared memory): named, never a bare negative L
+            flags.add(range + ": " + overlapText(latency) + ", expected on shared memory and loopback tcp");
         }
         for (Estimate o : new Estimate[] {sendOverhead, recvOverhead}) {
             if (o.value() + o.ci95() < 0) flags.add(String.format(Locale.ROOT, "%s: negative overhead %.1f ns", range, o.value()));

@@ -18,6 +18,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 import org.fabprobe.model.Estimate;
+import org.fabprobe.model.ParameterSet;
+import org.fabprobe.report.MethodReport;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.CompareDocument;
@@ -158,8 +160,9 @@ public final class Plots {
                 logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
-        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, L %.3f µs; shaded: the LogGP size ranges",
-                d.g0().gNs().value() / 1e3, d.latencyNs().value() / 1e3)));
+        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, pLogP L = RTT(0)/2 - g(0) %s;"
+                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.pLogPLatency(d.latencyNs()))));
+        overlapSubtitles(chart, d);
         return chart;
     }
 
@@ -183,6 +186,7 @@ public final class Plots {
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
         chart.addSubtitle(subtitle("shaded: the LogGP size ranges (a new range where a protocol change shows)"));
+        overlapSubtitles(chart, d);
         return chart;
     }
 
@@ -202,10 +206,19 @@ public final class Plots {
         JFreeChart chart = xy(title(d, "signature (Culler et al.): cost per request against burst length"), bursts, cost,
                 collection(series), null);
         ParameterRange p = d.parameters().getFirst();
-        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "read off: L %.3f, o_s %.3f, o_r %.3f, g %.3f µs",
-                p.latencyNs().value() / 1e3, p.sendOverheadNs().value() / 1e3, p.recvOverheadNs().value() / 1e3,
+        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "read off: L %s, o_s %.3f, o_r %.3f, g %.3f µs",
+                MethodReport.latencyCell(p.latencyNs()), p.sendOverheadNs().value() / 1e3, p.recvOverheadNs().value() / 1e3,
                 p.gapNs().value() / 1e3)));
+        overlapSubtitles(chart, d);
         return chart;
+    }
+
+    /** Where a range's L is negative, the overlap by name instead of a negative latency. */
+    private static void overlapSubtitles(JFreeChart chart, MethodDocument d) {
+        for (ParameterRange r : d.parameters()) {
+            String overlap = ParameterSet.overlapText(r.latencyNs());
+            if (overlap != null) chart.addSubtitle(subtitle("L over " + size(r.fromBytes()) + ".." + size(r.toBytes()) + ": " + overlap));
+        }
     }
 
     /** Alternate grey bands over the size ranges of the method's parameter sets, labelled with their number. */
@@ -234,16 +247,22 @@ public final class Plots {
             DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
             List<CompareDocument.Cell> cells = r.cells();
             for (int i = 0; i < names.length; i++) {
-                bar(data, cells.get(i).raw(), 1e-3, "raw " + d.rawTransport(), names[i]);
-                bar(data, cells.get(i).mpi(), 1e-3, d.mpiTransport(), names[i]);
+                // a negative L is the overheads' overlap, named below the panel, not a bar below zero
+                boolean latency = i == 0;
+                if (!(latency && cells.get(i).raw().value() < 0)) bar(data, cells.get(i).raw(), 1e-3, "raw " + d.rawTransport(), names[i]);
+                if (!(latency && cells.get(i).mpi().value() < 0)) bar(data, cells.get(i).mpi(), 1e-3, d.mpiTransport(), names[i]);
             }
             String range = size(r.fromBytes()) + ".." + size(r.toBytes());
             bar(perByte, r.gapPerByteNs().raw(), 1, "raw " + d.rawTransport(), range);
             bar(perByte, r.gapPerByteNs().mpi(), 1, d.mpiTransport(), range);
-            String title = panels.isEmpty() ? compareTitle(d) + "\nMPI size range " + range : "MPI size range " + range;
-            panels.add(category(title, "LogGP parameter", "time (µs); bars: 95 % uncertainty", data));
+            String title = panels.isEmpty() ? compareTitle(d) + "\nsize range " + range : "size range " + range;
+            JFreeChart panel = category(title, "LogGP parameter", "time (µs); bars: 95 % uncertainty", data);
+            CompareDocument.Overlap o = r.latencyOverlapNs();
+            if (o != null && o.raw() != null) panel.addSubtitle(subtitle("L raw: " + ParameterSet.overlapText(o.raw().times(-1))));
+            if (o != null && o.mpi() != null) panel.addSubtitle(subtitle("L MPI: " + ParameterSet.overlapText(o.mpi().times(-1))));
+            panels.add(panel);
         }
-        panels.add(category("G per size range", "MPI size range", "G (ns per byte); bars: 95 % uncertainty", perByte));
+        panels.add(category("G per size range", "size range (both sides fitted over it)", "G (ns per byte); bars: 95 % uncertainty", perByte));
         return panels;
     }
 

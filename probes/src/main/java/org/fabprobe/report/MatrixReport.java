@@ -267,8 +267,8 @@ public final class MatrixReport {
             double[] v = {l.latencyNs() / 1e3, l.sendOverheadNs() / 1e3, l.recvOverheadNs() / 1e3, l.gapNs() / 1e3, l.gapPerByteNs()};
             all.add(v);
             if (d.ranks() <= PRINTED_RANKS) {
-                b.append(String.format(Locale.ROOT, "%-9s %-16s %9.3f %9.3f %9.3f %9.3f %9.4f %6d%n", p.a() + "-" + p.b(),
-                        PingPongReport.human(l.fromBytes()) + ".." + PingPongReport.human(l.toBytes()), v[0], v[1], v[2], v[3], v[4],
+                b.append(String.format(Locale.ROOT, "%-9s %-16s %9s %9.3f %9.3f %9.3f %9.4f %6d%n", p.a() + "-" + p.b(),
+                        PingPongReport.human(l.fromBytes()) + ".." + PingPongReport.human(l.toBytes()), latency(v[0]), v[1], v[2], v[3], v[4],
                         l.flags()));
             }
         }
@@ -278,12 +278,23 @@ public final class MatrixReport {
             final int q = i;
             double[] values = all.stream().mapToDouble(v -> v[q]).sorted().toArray();
             median[i] = Robust.median(values);
-            range[i] = String.format(Locale.ROOT, "%.2f..%.2f", values[0], values[values.length - 1]);
+            range[i] = i == 0 && values[0] < 0 ? "overlap" : String.format(Locale.ROOT, "%.2f..%.2f", values[0], values[values.length - 1]);
         }
-        b.append(String.format(Locale.ROOT, "%-26s %9.3f %9.3f %9.3f %9.3f %9.4f%n", "median of the pairs", median[0], median[1], median[2],
+        b.append(String.format(Locale.ROOT, "%-26s %9s %9.3f %9.3f %9.3f %9.4f%n", "median of the pairs", latency(median[0]), median[1], median[2],
                 median[3], median[4]));
         b.append(String.format(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s%n", "lowest..highest", range[0], range[1], range[2], range[3],
                 range[4]));
+        double[] l = all.stream().mapToDouble(v -> v[0]).sorted().toArray();
+        if (l.length > 0 && l[0] < 0) {
+            // Table 1's L < 0 is no latency: the overheads hold the transfer (docs/methods.md)
+            b.append(String.format(Locale.ROOT, "L \"overlap\": the send overhead carries the transfer (o_s + o_r > RTT/2"
+                    + " by up to %.3f µs); L over the pairs reads %.3f..%.3f µs in the JSON%n", -l[0], l[0], l[l.length - 1]));
+        }
+    }
+
+    /** A pair's L, µs, or "overlap" where it is negative (the send overhead carries the transfer). */
+    private static String latency(double us) {
+        return us < 0 ? "overlap" : String.format(Locale.ROOT, "%.3f", us);
     }
 
     private static void matrix(StringBuilder b, MatrixDocument d, java.util.function.ToDoubleFunction<Pair> value, double scale,

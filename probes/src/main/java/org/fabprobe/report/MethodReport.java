@@ -74,8 +74,8 @@ public final class MethodReport {
     public static String table(Context<?> c, PLogPMethod.Result r) {
         StringBuilder b = header(c, "plogp", "fast parameterized LogP (Kielmann et al.)");
         PLogPMethod.Saturation g0 = r.gap0();
-        b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  L %s µs%n", us(g0.gap()),
-                g0.messages(), g0.saturated() ? "" : " (NOT saturated)", us(r.latency())));
+        b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  pLogP L = RTT(0)/2 - g(0) %s%n",
+                us(g0.gap()), g0.messages(), g0.saturated() ? "" : " (NOT saturated)", pLogPLatency(r.latency())));
         boolean validated = r.sizes().stream().anyMatch(p -> p.saturatedGap() != null);
         b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %12s%s %6s  %s%n", "size", "o_s µs", "o_r µs",
                 "g(m) µs", "RTT µs", validated ? String.format(Locale.ROOT, " %20s", "g(m) saturated µs") : "",
@@ -85,7 +85,7 @@ public final class MethodReport {
                     : String.format(Locale.ROOT, " %20s", us(p.saturatedGap().gap()));
             b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %12.3f%s %6d  %s%n", PingPongReport.human(p.size()),
                     us(p.sendOverhead().median()), us(p.recvOverhead().median()), us(p.gap()), p.rtt().value() / 1e3,
-                    saturated, p.rtt().summary().count(), p.origin()));
+                    saturated, p.rtt().summary().count(), p.origin() + (p.stateDependent() ? "  STATE" : "")));
         }
         parameters(b, "LogGP from parameterized LogP (Table 1), per size range of g(m):", r.loggp());
         double[] ms = r.phasesMs();
@@ -101,7 +101,8 @@ public final class MethodReport {
         for (PLogPMethod.SizeParams p : r.sizes()) {
             sizes.add(new PLogPDocument.Size(p.size(), p.origin(), sampled(p.sendOverhead()),
                     sampled(p.recvOverhead()), sampled(p.rtt()), p.gap(),
-                    p.saturatedGap() == null ? null : saturation(p.saturatedGap())));
+                    p.saturatedGap() == null ? null : saturation(p.saturatedGap()),
+                    p.rttRepeat() == null ? null : sampled(p.rttRepeat()), p.rttRepeat() == null ? null : p.stateDependent()));
         }
         double[] ms = r.phasesMs();
         var timing = new MethodDocument.Timing(ms[0], ms[1], ms[2], ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2]),
@@ -204,9 +205,27 @@ public final class MethodReport {
         for (ParameterSet p : sets) {
             String range = p.fromBytes() == p.toBytes() ? PingPongReport.human(p.fromBytes())
                     : PingPongReport.human(p.fromBytes()) + " .. " + PingPongReport.human(p.toBytes());
-            b.append(String.format(Locale.ROOT, "  %-21s %18s %18s %18s %18s %20s%n", range, us(p.latency()),
+            b.append(String.format(Locale.ROOT, "  %-21s %18s %18s %18s %18s %20s%n", range, latencyCell(p.latency()),
                     us(p.sendOverhead()), us(p.recvOverhead()), us(p.gap()), perByte(p.gapPerByte())));
         }
+        for (ParameterSet p : sets) {
+            String overlap = ParameterSet.overlapText(p.latency());
+            if (overlap == null) continue;
+            b.append(String.format(Locale.ROOT, "  L (overlap) %s .. %s: %s; LogGP's L would read %s µs%n",
+                    PingPongReport.human(p.fromBytes()), PingPongReport.human(p.toBytes()), overlap, us(p.latency())));
+        }
+    }
+
+    /** L in the table: its value, or "– (overlap)" where it is negative and a line below names the overlap. */
+    public static String latencyCell(Estimate latency) {
+        return ParameterSet.overlapText(latency) == null ? us(latency) : "– (overlap)";
+    }
+
+    /** pLogP's L = RTT(0)/2 - g(0) with its unit, or where g(0) exceeds RTT(0)/2 what that means. */
+    public static String pLogPLatency(Estimate latency) {
+        if (!(latency.value() < 0)) return us(latency) + " µs";
+        return String.format(Locale.ROOT, "– (g(0) > RTT(0)/2 by %.3f µs: the sender's gap holds the one-way time)",
+                -latency.value() / 1e3);
     }
 
     private static void footer(StringBuilder b, Context<?> c, List<ParameterSet> sets, List<String> notes,

@@ -13,17 +13,25 @@ public record PLogPDocument(@JsonUnwrapped RunHeader<Settings> header, Timing ti
         implements MethodDocument {
     public static final String SCHEMA = "fabprobe.plogp/1";
 
-    /** plogp's inputs, the methods' shared sampling settings, then the session's. */
+    /**
+     * plogp's inputs, the methods' shared sampling settings, then the session's; {@code order_seed}:
+     * the seed of the random orders the sizes were measured in (absent: increasing, one pass).
+     */
     public record Settings(List<Long> sizes, long adaptiveLimitBytes, boolean validate, double saturationEps,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Long orderSeed,
                            @JsonUnwrapped MethodSettings method, @JsonUnwrapped PeerSettings peer)
             implements MethodSettings.Holder {}
 
     /** g by saturation: a train of {@code messages} empty messages. */
     public record Saturation(Estimate gNs, int messages, boolean saturated, @JsonProperty("rtt_n_ns") SampledValue rttNNs, double wallMs) {}
 
-    /** One size m: o_s(m), o_r(m), RTT(m), g(m) and, with --validate, g(m) by saturation. */
-    @JsonInclude(JsonInclude.Include.NON_NULL) // g_saturated: with --validate only
+    /**
+     * One size m: o_s(m), o_r(m), RTT(m), g(m) and, with --validate, g(m) by saturation;
+     * {@code rtt_repeat_ns} the round trip of the repeat pass, {@code state_dependent} true where
+     * the passes or the batches read two steady states (flag STATE).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL) // g_saturated: with --validate only; the repeat: with a repeat pass
     public record Size(long sizeBytes, String origin, @JsonProperty("o_s_ns") SampledValue oSNs,
                        @JsonProperty("o_r_ns") SampledValue oRNs, SampledValue rttNs,
-                       Estimate gNs, Saturation gSaturated) {}
+                       Estimate gNs, Saturation gSaturated, SampledValue rttRepeatNs, Boolean stateDependent) {}
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.method.CompareAnalysis;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.result.CompareDocument;
 import org.junit.jupiter.api.Test;
@@ -25,9 +26,9 @@ class CompareFlagsTest {
     void mpiBelowRawIsFlaggedOnlyBeyondTheDrift() {
         Estimate mpi = new Estimate(110, 5);
         // the host slowed between the runs: raw read 100, then 140; MPI's 110 lies between
-        assertEquals(List.of(), CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Estimate(100, 10), new Estimate(140, 10), mpi)))));
+        assertEquals(List.of(), CompareAnalysis.flags(List.of(row(CompareDocument.Cell.of(new Estimate(100, 10), new Estimate(140, 10), mpi)))));
         // both raw runs read 140: MPI below raw is real
-        List<String> flags = CompareCommand.flags(List.of(row(CompareDocument.Cell.of(new Estimate(140, 10), new Estimate(140, 10), mpi))));
+        List<String> flags = CompareAnalysis.flags(List.of(row(CompareDocument.Cell.of(new Estimate(140, 10), new Estimate(140, 10), mpi))));
         assertEquals(1, flags.size(), flags::toString);
         assertTrue(flags.getFirst().startsWith("o_s: MPI below raw by 30 ns"), flags::toString);
     }
@@ -44,25 +45,25 @@ class CompareFlagsTest {
 
     @Test
     void sameDevicesOnBothSidesAreLikeForLike() {
-        Map<String, Map<String, String>> ucx = CompareCommand.ucxSettings(
+        Map<String, Map<String, String>> ucx = CompareAnalysis.ucxSettings(
                 doc(Map.of("library", "UCX", "ucx.TLS", "tcp", "ucx.NET_DEVICES", "lo")),
                 doc(Map.of("library", "Open MPI", "ucx.TLS", "tcp,self", "ucx.NET_DEVICES", "lo")));
         assertEquals(Map.of("TLS", "tcp", "NET_DEVICES", "lo"), ucx.get("raw"));
-        assertEquals(List.of(), CompareCommand.ucxFlags(ucx));
+        assertEquals(List.of(), CompareAnalysis.ucxFlags(ucx));
     }
 
     @Test
     void differentDevicesAreFlagged() {
-        Map<String, Map<String, String>> ucx = CompareCommand.ucxSettings(
+        Map<String, Map<String, String>> ucx = CompareAnalysis.ucxSettings(
                 doc(Map.of("ucx.TLS", "tcp", "ucx.NET_DEVICES", "lo")),
                 doc(Map.of("ucx.TLS", "tcp,self", "ucx.NET_DEVICES", "(UCX default)")));
-        List<String> flags = CompareCommand.ucxFlags(ucx);
+        List<String> flags = CompareAnalysis.ucxFlags(ucx);
         assertEquals(1, flags.size(), flags::toString);
         assertTrue(flags.getFirst().contains("UCX_NET_DEVICES differs"), flags::toString);
     }
 
     @Test
     void noUcxOnEitherSideNeedsNoCheck() {
-        assertEquals(Map.of(), CompareCommand.ucxSettings(doc(Map.of("library", "libfabric")), doc(Map.of("library", "MPICH"))));
+        assertEquals(Map.of(), CompareAnalysis.ucxSettings(doc(Map.of("library", "libfabric")), doc(Map.of("library", "MPICH"))));
     }
 }

@@ -132,6 +132,15 @@ class MpiEndToEndTest {
         assertEquals(rawFacts.get("tcp_congestion_control"), mpiFacts.get("tcp_congestion_control"), mpiFacts::toString);
         List<?> ranges = (List<?>) doc.get("ranges");
         assertFalse(ranges.isEmpty(), doc::toString);
+        // like for like: both sides over the same ranges, MPI's own; each side's own ranges kept
+        List<?> mpiRanges = (List<?>) doc.get("mpi_ranges");
+        assertEquals(mpiRanges.size(), ranges.size(), doc::toString);
+        for (int i = 0; i < ranges.size(); i++) {
+            Map<?, ?> row = (Map<?, ?>) ranges.get(i);
+            assertEquals(((List<?>) mpiRanges.get(i)).get(0), row.get("from_bytes"), doc::toString);
+            assertEquals(((List<?>) mpiRanges.get(i)).get(1), row.get("to_bytes"), doc::toString);
+        }
+        assertFalse(((List<?>) doc.get("raw_ranges")).isEmpty(), doc::toString);
         for (Object o : ranges) {
             Map<?, ?> row = (Map<?, ?>) o;
             for (String p : List.of("L_ns", "o_s_ns", "o_r_ns")) {

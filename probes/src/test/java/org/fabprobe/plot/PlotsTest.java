@@ -119,7 +119,7 @@ class PlotsTest {
                     CompareDocument.Cell.of(r.gapPerByteNs(), m.gapPerByteNs())));
         }
         CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, "plogp", plogp.startedAt(), SIM,
-                "mpi:openmpi/ob1:vader", Map.of(), "nonblocking", "nonblocking", "the same calls", Map.of(), ranges, List.of(),
+                "mpi:openmpi/ob1:vader", Map.of(), "nonblocking", "nonblocking", "the same calls", Map.of(), "MPI's size ranges", List.of(), List.of(), null, ranges, List.of(),
                 plogp, mpi, plogp);
         Path png = dir.resolve("compare.png"), svg = dir.resolve("compare.svg");
         Plots.write(doc, png);
