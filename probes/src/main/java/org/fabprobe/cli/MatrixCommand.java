@@ -157,8 +157,7 @@ public final class MatrixCommand implements Callable<Integer> {
         // beyond the listed ranks rank 0 wrote --csv row by row and the pairs are not in the document to draw
         if (doc.pairsListed()) Output.write(csv, MatrixReport.csv(doc));
         if (doc.pairsListed()) Output.draw(plot, doc);
-        else if (plot != null) System.err.println("matrix: no heatmap of " + doc.ranks() + " ranks (up to "
-                + MatrixReduction.LISTED_RANKS + "); --csv has every pair");
+        else if (plot != null) System.err.println("matrix: no heatmap beyond " + MatrixReduction.listedRanks() + " ranks; --csv has every pair");
         System.out.flush();
         return ExitCode.OK;
     }
@@ -241,8 +240,8 @@ public final class MatrixCommand implements Callable<Integer> {
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         if (result.notRetried() > 0) notes.add(result.notRetried() + " more disturbed pairs than the " + Math.max(world.size(), 64)
                 + " that rank 0 keeps to measure again: not measured again");
-        if (world.size() > MatrixReduction.LISTED_RANKS) {
-            notes.add("pairs not listed beyond " + MatrixReduction.LISTED_RANKS + " ranks" + (csv == null ? "; --csv FILE writes them" : ": in --csv"));
+        if (world.size() > MatrixReduction.listedRanks()) {
+            notes.add("pairs not listed beyond " + MatrixReduction.listedRanks() + " ranks" + (csv == null ? "; --csv FILE writes them" : ": in --csv"));
         }
         return Optional.of(MatrixReport.document(run, result, reduced, request.outlierK(), request.outlierRatio(), wallSeconds,
                 peakRssBytes(), notes));
@@ -255,7 +254,7 @@ public final class MatrixCommand implements Callable<Integer> {
     private static MatrixReduction.Reduced reduce(MatrixReduction.Collectives control, MatrixMethod.Result result, Request request,
                                                   Path csv) {
         double k = request.outlierK(), ratio = request.outlierRatio();
-        boolean stream = csv != null && result.ranks() > MatrixReduction.LISTED_RANKS;
+        boolean stream = csv != null && result.ranks() > MatrixReduction.listedRanks();
         if (!stream) return MatrixReduction.reduce(control, result, k, ratio, false, null);
         if (result.rank() != 0) return MatrixReduction.reduce(control, result, k, ratio, true, null);
         if (Output.isStdout(csv)) {

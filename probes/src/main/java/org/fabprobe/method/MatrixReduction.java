@@ -38,6 +38,15 @@ import org.fabprobe.transport.mpi.ControlPlane;
 public final class MatrixReduction {
     /** Runs up to this many ranks (2 016 pairs) list their pairs in the document. */
     public static final int LISTED_RANKS = 64;
+    /** Tests set fewer (2..64) to stream the rows of a small run as a large one does. */
+    private static final String LISTED_RANKS_VARIABLE = "FABPROBE_MATRIX_LISTED_RANKS";
+
+    /** The ranks up to which the pairs are listed: {@link #LISTED_RANKS}, or fewer when a test asks. */
+    public static int listedRanks() {
+        String v = System.getenv(LISTED_RANKS_VARIABLE);
+        if (v == null || !v.strip().matches("[0-9]{1,2}")) return LISTED_RANKS;
+        return Math.clamp(Integer.parseInt(v.strip()), 2, LISTED_RANKS);
+    }
     static final int OUTLIERS_PER_RANK = 16, OUTLIERS_KEPT = 1000;
     /** Control-plane channels beyond MatrixMethod's. */
     private static final int OUTLIERS = 20, ROWS = 21;
@@ -118,7 +127,7 @@ public final class MatrixReduction {
      */
     public static Reduced reduce(Collectives control, MatrixMethod.Result r, double k, double minRatio, boolean streamRows,
                                  Consumer<MatrixDocument.Pair> sink) {
-        int n = r.ranks(), rank = r.rank();
+        int n = r.ranks(), rank = r.rank(), listed = listedRanks();
         List<String> hosts = r.hosts();
         Map<String, Integer> hostIndex = new LinkedHashMap<>();
         for (String h : hosts) hostIndex.putIfAbsent(h, hostIndex.size());
@@ -284,8 +293,8 @@ public final class MatrixReduction {
         }
 
         // the pairs themselves: rank 0 lists or streams them, row by row, and keeps none beyond the listed ones
-        List<MatrixDocument.Pair> listed = new ArrayList<>();
-        if (n <= LISTED_RANKS || streamRows) {
+        List<MatrixDocument.Pair> pairsListed = new ArrayList<>();
+        if (n <= listed || streamRows) {
             if (rank != 0) {
                 double[] v = new double[lower.size() * MatrixMethod.ROW_VALUES];
                 for (int i = 0; i < lower.size(); i++) {
@@ -303,7 +312,7 @@ public final class MatrixReduction {
                     }
                     for (MatrixMethod.Pair p : pairs) {
                         MatrixDocument.Pair d = document(p, hosts);
-                        if (n <= LISTED_RANKS) listed.add(d);
+                        if (n <= listed) pairsListed.add(d);
                         else if (sink != null) sink.accept(d);
                     }
                 }
@@ -314,7 +323,7 @@ public final class MatrixReduction {
                 worst[LATENCY][ALL] / median[LATENCY][ALL], median[BANDWIDTH][ALL], mad[BANDWIDTH][ALL], worst[BANDWIDTH][ALL],
                 median[BANDWIDTH][ALL] / worst[BANDWIDTH][ALL], (int) outlierPairs, count(outliers, "rank"), count(outliers, "host"),
                 (int) counts[2 * groups + 1]);
-        return new Reduced(listed, perRank, perHost, summary, outliers, outlierPairs, pairMsMedian);
+        return new Reduced(pairsListed, perRank, perHost, summary, outliers, outlierPairs, pairMsMedian);
     }
 
     /** One pair of the document: the method's figures with its hosts. */

@@ -64,7 +64,7 @@ public final class MatrixReport {
             for (int ranks : ESTIMATED_RANKS) estimates.add(estimate(ranks, n, r.settings().mode(), mode, timing));
         }
         return new MatrixDocument(run.header(MatrixDocument.SCHEMA, wallSeconds), r.settings().mode().label(), n, RoundRobin.rounds(n),
-                r.settings().latencyBytes(), r.settings().bandwidthBytes(), r.hosts(), n <= MatrixReduction.LISTED_RANKS, pairs,
+                r.settings().latencyBytes(), r.settings().bandwidthBytes(), r.hosts(), n <= MatrixReduction.listedRanks(), pairs,
                 reduced.perRank(), reduced.perHost(), reduced.summary(), rule, reduced.outliers(), timing, estimates,
                 List.copyOf(allNotes));
     }
