@@ -114,7 +114,7 @@ public final class Figures {
                 .filter(x -> x.kind().equals("pair") || x.kind().equals("host"))
                 .filter(x -> quantity == null || x.quantity().equals(quantity)).count();
         return new Reading(n, 0, "outlier pairs and hosts" + (quantity == null ? "" : " (" + quantity + ")")
-                + " of " + d.pairs().size() + " pairs");
+                + " of " + (long) d.ranks() * (d.ranks() - 1) / 2 + " pairs");
     }
 
     /**
@@ -126,7 +126,7 @@ public final class Figures {
         boolean bandwidth = "bandwidth".equals(of);
         double ratio = bandwidth ? d.summary().bandwidthWorstRatio() : d.summary().latencyWorstRatio();
         return new Reading(ratio, 0, (bandwidth ? "bandwidth" : "half-RTT") + " worst / median over "
-                + d.pairs().size() + " pairs");
+                + (long) d.ranks() * (d.ranks() - 1) / 2 + " pairs");
     }
 
     /**

@@ -20,6 +20,7 @@ import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.MatrixMethod;
+import org.fabprobe.method.MatrixReduction;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.report.MatrixReport;
 import org.fabprobe.result.MatrixDocument;
@@ -133,7 +134,8 @@ public final class MatrixCommand implements Callable<Integer> {
         Output.check("--plot", plot);
         MatrixDocument doc;
         if (!LocalLauncher.underLauncher()) {
-            int limit = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+            // the local launcher's ranks hand their document back: up to the ranks whose pairs it lists
+            int limit = Math.min(MatrixReduction.LISTED_RANKS, Math.max(8, 2 * Runtime.getRuntime().availableProcessors()));
             int n = request.localRanks();
             if (n < 2 || n > limit) {
                 throw new IllegalArgumentException("--ranks must be 2.." + limit + " in local mode; start fabprobe under mpirun/srun for more");
@@ -144,7 +146,7 @@ public final class MatrixCommand implements Callable<Integer> {
         } else {
             List<String> notes = new ArrayList<>();
             if (ranks != null && !LocalLauncher.replyWanted()) notes.add("under an MPI launcher the world's ranks take part (--ranks ignored)");
-            Optional<MatrixDocument> result = measureHere(request, notes);
+            Optional<MatrixDocument> result = measureHere(request, notes, csv);
             if (result.isEmpty()) return ExitCode.OK; // ranks other than 0 report nothing
             doc = result.get();
         }
@@ -152,8 +154,10 @@ public final class MatrixCommand implements Callable<Integer> {
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(MatrixReport.table(doc));
         Output.write(json, MatrixReport.json(doc));
-        Output.write(csv, MatrixReport.csv(doc));
-        Output.draw(plot, doc);
+        // beyond the listed ranks rank 0 wrote --csv row by row and the pairs are not in the document to draw
+        if (doc.pairsListed()) Output.write(csv, MatrixReport.csv(doc));
+        if (doc.pairsListed()) Output.draw(plot, doc);
+        else if (plot != null) System.err.println("matrix: no heatmap beyond " + MatrixReduction.listedRanks() + " ranks; --csv has every pair");
         System.out.flush();
         return ExitCode.OK;
     }
@@ -192,7 +196,7 @@ public final class MatrixCommand implements Callable<Integer> {
     }
 
     /** Under a launcher: this rank's part; rank 0's document. */
-    private static Optional<MatrixDocument> measureHere(Request request, List<String> extraNotes) {
+    private static Optional<MatrixDocument> measureHere(Request request, List<String> extraNotes, Path csv) {
         String name = request.transport();
         MatrixMethod.Settings s = request.settings();
         String startedAt = Instant.now().toString();
@@ -205,9 +209,11 @@ public final class MatrixCommand implements Callable<Integer> {
         Transport t = openEverywhere(name, world, options);
         if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
         MatrixMethod.Result result;
+        MatrixReduction.Reduced reduced;
         Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
         try (t; ControlPlane control = new ControlPlane(world)) {
             result = new MatrixMethod(t, control, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
+            reduced = reduce(MatrixReduction.over(control), result, request, csv);
         } catch (RuntimeException e) {
             // the other ranks wait for this one (its partner, rank 0, a barrier): say why, then end them all
             int code = Main.report(e);
@@ -215,7 +221,7 @@ public final class MatrixCommand implements Callable<Integer> {
             world.mpi().abort(code);
             throw e;
         }
-        if (result == null) return Optional.empty();
+        if (reduced == null) return Optional.empty();
 
         List<String> notes = new ArrayList<>(extraNotes);
         int cpus = Runtime.getRuntime().availableProcessors();
@@ -232,7 +238,57 @@ public final class MatrixCommand implements Callable<Integer> {
                 (launcher == null ? "launcher" : launcher.name()) + ", ranks " + world.size());
         var run = RunFacts.of("matrix", name, transportFacts, settings, startedAt);
         double wallSeconds = (System.nanoTime() - start) / 1e9;
-        return Optional.of(MatrixReport.document(run, result, request.outlierK(), request.outlierRatio(), wallSeconds, notes));
+        if (result.notRetried() > 0) notes.add(result.notRetried() + " more disturbed pairs than the " + Math.max(world.size(), 64)
+                + " that rank 0 keeps to measure again: not measured again");
+        if (world.size() > MatrixReduction.listedRanks()) {
+            notes.add("pairs not listed beyond " + MatrixReduction.listedRanks() + " ranks" + (csv == null ? "; --csv FILE writes them" : ": in --csv"));
+        }
+        return Optional.of(MatrixReport.document(run, result, reduced, request.outlierK(), request.outlierRatio(), wallSeconds,
+                peakRssBytes(), notes));
+    }
+
+    /**
+     * Every rank: the reduction of the rows to rank 0's figures. Beyond the listed ranks, rank 0
+     * writes --csv as the rows arrive (every rank knows from its command line whether to send them).
+     */
+    private static MatrixReduction.Reduced reduce(MatrixReduction.Collectives control, MatrixMethod.Result result, Request request,
+                                                  Path csv) {
+        double k = request.outlierK(), ratio = request.outlierRatio();
+        boolean stream = csv != null && result.ranks() > MatrixReduction.listedRanks();
+        if (!stream) return MatrixReduction.reduce(control, result, k, ratio, false, null);
+        if (result.rank() != 0) return MatrixReduction.reduce(control, result, k, ratio, true, null);
+        if (Output.isStdout(csv)) {
+            System.out.print(MatrixReport.CSV_HEADER);
+            return MatrixReduction.reduce(control, result, k, ratio, true, p -> System.out.print(MatrixReport.csvRow(p)));
+        }
+        MatrixReduction.Reduced[] out = new MatrixReduction.Reduced[1];
+        Output.write(csv, target -> {
+            try (var w = java.nio.file.Files.newBufferedWriter(target)) {
+                w.write(MatrixReport.CSV_HEADER);
+                out[0] = MatrixReduction.reduce(control, result, k, ratio, true, p -> {
+                    try {
+                        w.write(MatrixReport.csvRow(p));
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
+        });
+        return out[0];
+    }
+
+    /** This process's peak resident memory (VmHWM in /proc/self/status), or null where there is none. */
+    static Long peakRssBytes() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) return 1024 * Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
     }
 
     /**

@@ -28,6 +28,8 @@ import org.fabprobe.transport.mpi.ControlPlane;
  *                sends its figures to rank 0, which then starts the next pair
  *   parallel     per round: barrier, every pair of the round times at once, each lower rank
  *                sends its figures to rank 0
+ *   every pair   after timing, the higher rank sends its missed deadlines to the lower, which
+ *                keeps the pair's figures in its row and sends them to the higher for its row
  * </pre>
  *
  * No rank of a pair makes an MPI call while the pair is timing; ranks that wait (for GO, the
@@ -44,8 +46,10 @@ import org.fabprobe.transport.mpi.ControlPlane;
  * (Table 1). Its batches are announced over MPI between the pair's two ranks, between timed
  * sections only, as in any MPI-level run of the method.
  *
- * <p>Rank 0 holds one small record per pair (memory linear in the pairs); every other rank
- * holds only the n addresses.
+ * <p>Every rank keeps its own row: the figures of its n - 1 pairs. Rank 0 uses the figures it
+ * receives for the round times and the retries, then forgets them; it keeps at most n disturbed
+ * pairs to measure again. So every rank's memory is linear in the ranks, not in the pairs;
+ * {@link MatrixReduction} then reduces the rows to the summaries.
  */
 public final class MatrixMethod {
     /** Serial: one pair at a time (the links alone); parallel: every pair of a round at once (the fabric under load). */
@@ -152,18 +156,20 @@ public final class MatrixMethod {
     public static final double DISTURBED_FRACTION = 0.1;
 
     /**
-     * What rank 0 gathered.
+     * What one rank holds at the end.
      *
+     * @param rank      this rank
      * @param hosts     the host name of every rank
-     * @param pairs     every pair, in the order they were measured
-     * @param roundMs   per round, rank 0's wall time from the round's start until it held the round's figures
-     * @param wallMs    the rounds, from the first round's start to the last round's end (retries not included)
-     * @param roundPairsMs   per round, its pairs' own times summed (as measured in the round, not in a retry)
-     * @param roundSlowestMs per round, its slowest pair's own time
+     * @param row       this rank's pairs, indexed by the partner (null at its own index)
+     * @param roundMs   rank 0: per round, its wall time from the round's start until it held the round's figures
+     * @param wallMs    rank 0: the rounds, from the first round's start to the last round's end (retries not included)
+     * @param roundPairsMs   rank 0: per round, its pairs' own times summed (as measured in the round, not in a retry)
+     * @param roundSlowestMs rank 0: per round, its slowest pair's own time
      * @param addressBytes the longest (host name, endpoint address) slot of the allgather
+     * @param notRetried rank 0: disturbed pairs beyond the n that rank 0 keeps to measure again
      */
-    public record Result(Settings settings, List<String> hosts, List<Pair> pairs, double[] roundMs, double[] roundPairsMs,
-                         double[] roundSlowestMs, double wallMs, int addressBytes) {
+    public record Result(Settings settings, int rank, List<String> hosts, Pair[] row, double[] roundMs, double[] roundPairsMs,
+                         double[] roundSlowestMs, double wallMs, int addressBytes, long notRetried) {
         public int ranks() {
             return hosts.size();
         }
@@ -173,7 +179,7 @@ public final class MatrixMethod {
      * Control-plane channels: GO (round, a, b), the lower rank's figures, the higher rank's
      * missed deadlines, retry counts, and the pLogP batches within a pair.
      */
-    private static final int GO = 1, FIGURES = 2, MIRROR = 3, RETRIES = 4, PROBE = 5;
+    private static final int GO = 1, FIGURES = 2, MIRROR = 3, RETRIES = 4, PROBE = 5, ROW = 6;
     /** pLogP per pair: outstanding operations, and the JIT warm-up's wall-time budget (first pair of each rank). */
     private static final int PROBE_DEPTH = 64;
     private static final double PROBE_WARMUP_BUDGET_NS = 1.5e9;
@@ -186,6 +192,11 @@ public final class MatrixMethod {
     private final PingPong.Calls calls;
     private final long[] latencyTicks, bandwidthTicks, jitTicks = new long[1];
     private byte[][] addresses;
+    /** This rank's pairs by partner; rank 0 also: the disturbed pairs to measure again (a, b, round), at most n. */
+    private Pair[] row;
+    private final List<int[]> disturbed = new ArrayList<>();
+    private long notRetried;
+    private double[] roundPairsMs, roundSlowestMs;
 
     public MatrixMethod(Transport transport, ControlPlane control, Settings settings) {
         this.transport = transport;
@@ -215,31 +226,35 @@ public final class MatrixMethod {
         control.barrier();
         int rounds = RoundRobin.rounds(n);
         double[] roundMs = new double[rounds];
-        List<Pair> pairs = rank == 0 ? new ArrayList<>((int) Math.min(RoundRobin.pairCount(n), 1 << 24)) : null;
+        row = new Pair[n];
+        roundPairsMs = new double[rounds];
+        roundSlowestMs = new double[rounds];
         long start = System.nanoTime();
         for (int round = 0; round < rounds; round++) {
             long roundStart = System.nanoTime();
-            if (settings.mode() == Mode.SERIAL) serialRound(round, pairs);
-            else parallelRound(round, pairs);
+            if (settings.mode() == Mode.SERIAL) serialRound(round);
+            else parallelRound(round);
             roundMs[round] = (System.nanoTime() - roundStart) / 1e6;
         }
         double scheduleMs = (System.nanoTime() - start) / 1e6;
-        double[] roundPairsMs = new double[rounds], roundSlowestMs = new double[rounds];
-        if (rank == 0) {
-            for (Pair p : pairs) {
-                roundPairsMs[p.round()] += p.pairMs();
-                roundSlowestMs[p.round()] = Math.max(roundSlowestMs[p.round()], p.pairMs());
-            }
-        }
-        retryDisturbed(pairs);
+        retryDisturbed();
         control.barrier();
-        return rank == 0 ? new Result(settings, List.copyOf(hosts), pairs, roundMs, roundPairsMs, roundSlowestMs, scheduleMs,
-                addressBytes) : null;
+        return new Result(settings, rank, List.copyOf(hosts), row, roundMs, roundPairsMs, roundSlowestMs, scheduleMs, addressBytes,
+                notRetried);
     }
 
-    private void serialRound(int round, List<Pair> pairs) {
+    /** Rank 0: one pair's figures as they arrive in the rounds; the pair itself stays with its ranks. */
+    private void received(Pair p) {
+        roundPairsMs[p.round()] += p.pairMs();
+        roundSlowestMs[p.round()] = Math.max(roundSlowestMs[p.round()], p.pairMs());
+        if (!p.disturbed()) return;
+        if (disturbed.size() < Math.max(n, 64)) disturbed.add(new int[] {p.a(), p.b(), p.round()});
+        else notRetried++;
+    }
+
+    private void serialRound(int round) {
         if (rank == 0) {
-            for (int[] p : RoundRobin.pairs(n, round)) pairs.add(leadOnePair(round, p[0], p[1], true, 1));
+            for (int[] p : RoundRobin.pairs(n, round)) received(leadOnePair(round, p[0], p[1], true, false));
             return;
         }
         int partner = RoundRobin.partner(n, round, rank);
@@ -249,45 +264,74 @@ public final class MatrixMethod {
             throw new IllegalStateException("matrix: rank " + rank + " expected round " + round + " with " + partner
                     + ", rank 0 sent " + Arrays.toString(go));
         }
-        takePart(partner, round, true);
+        takePart(partner, round, true, false);
     }
 
-    /** Rank 0: one pair at a time, started by GO; its figures and the mirror's missed deadlines come back. */
-    private Pair leadOnePair(int round, int a, int b, boolean jit, int attempts) {
+    /** Rank 0: one pair at a time, started by GO; its figures come back from its lower rank. */
+    private Pair leadOnePair(int round, int a, int b, boolean jit, boolean retry) {
         double[] go = {round, a, b};
         if (a != 0) control.send(a, GO, go);
         control.send(b, GO, go);
-        double[] figures = a == 0 ? timePair(b, round, jit) : control.receive(a, FIGURES, Pair.VALUES);
-        long mirrorMissed = (long) control.receive(b, MIRROR, 1)[0];
-        return Pair.decode(figures, mirrorMissed, timedRoundTrips(), attempts);
+        if (a == 0) return keep(b, timePair(b, round, jit), retry);
+        return decodeRow(control.receive(a, FIGURES, ROW_VALUES), 0, settings);
     }
 
-    /** A rank other than 0 in a pair: times it and reports to rank 0. */
-    private void takePart(int partner, int round, boolean jit) {
+    /** A rank other than 0 in a pair: times it; its lower rank reports to rank 0. */
+    private void takePart(int partner, int round, boolean jit, boolean retry) {
         double[] mine = timePair(partner, round, jit);
-        if (rank < partner) control.send(0, FIGURES, mine);
-        else control.send(0, MIRROR, mine[0]);
+        if (rank < partner) control.send(0, FIGURES, encodeRow(keep(partner, mine, retry)));
+        else keep(partner, mine, retry);
     }
 
-    private void parallelRound(int round, List<Pair> pairs) {
+    /**
+     * Both ranks of a pair, after timing: the higher sends its missed deadlines to the lower, which
+     * decides the pair's figures, keeps them in its row and sends them to the higher for its row.
+     * Returns the pair's figures (on the higher rank too).
+     */
+    private Pair keep(int partner, double[] mine, boolean retry) {
+        if (rank > partner) {
+            control.send(partner, MIRROR, mine[0]);
+            row[partner] = decodeRow(control.receive(partner, ROW, ROW_VALUES), 0, settings);
+            return row[partner];
+        }
+        long mirrorMissed = (long) control.receive(partner, MIRROR, 1)[0];
+        Pair old = row[partner];
+        Pair again = Pair.decode(mine, mirrorMissed, timedRoundTrips(), retry ? old.attempts() + 1 : 1);
+        // preemption only adds time: of two disturbed attempts the less disturbed one holds
+        Pair kept = retry && again.disturbed() && old.missed() < again.missed() ? old.withAttempts(again.attempts()) : again;
+        row[partner] = kept;
+        control.send(partner, ROW, encodeRow(kept));
+        return kept;
+    }
+
+    private void parallelRound(int round) {
         control.barrier();
         int partner = RoundRobin.partner(n, round, rank);
-        double[] mine = partner < 0 ? null : timePair(partner, round, true);
+        Pair mine = null;
+        if (partner >= 0) mine = keep(partner, timePair(partner, round, true), false);
         if (rank == 0) {
             int[][] roundPairs = RoundRobin.pairs(n, round);
             int[] leads = Arrays.stream(roundPairs).mapToInt(p -> p[0]).filter(a -> a != 0).toArray();
-            int[] mirrors = Arrays.stream(roundPairs).mapToInt(p -> p[1]).toArray();
-            double[][] figures = control.receiveFrom(leads, FIGURES, Pair.VALUES);
-            double[][] missed = control.receiveFrom(mirrors, MIRROR, 1);
-            int f = 0;
-            for (int i = 0; i < roundPairs.length; i++) {
-                double[] v = roundPairs[i][0] == 0 ? mine : figures[f++];
-                pairs.add(Pair.decode(v, (long) missed[i][0], timedRoundTrips(), 1));
-            }
-        } else if (mine != null) {
-            if (rank < partner) control.send(0, FIGURES, mine);
-            else control.send(0, MIRROR, mine[0]);
+            for (double[] figures : control.receiveFrom(leads, FIGURES, ROW_VALUES)) received(decodeRow(figures, 0, settings));
+            if (mine != null) received(mine);
+        } else if (mine != null && rank < partner) {
+            control.send(0, FIGURES, encodeRow(mine));
         }
+    }
+
+    /** Doubles of one pair in a row: its figures ({@link Pair#encode}) with the missed deadlines of both sides, and its attempts. */
+    public static final int ROW_VALUES = Pair.VALUES + 1;
+
+    static double[] encodeRow(Pair p) {
+        double[] v = Arrays.copyOf(p.encode(p.missed()), ROW_VALUES);
+        v[Pair.VALUES] = p.attempts();
+        return v;
+    }
+
+    /** The pair at {@code at}: the disturbed flag follows from the missed deadlines, as when it was measured. */
+    static Pair decodeRow(double[] v, int at, Settings s) {
+        double[] one = Arrays.copyOfRange(v, at, at + Pair.VALUES);
+        return Pair.decode(one, 0, s.latencyReps() + s.bandwidthReps(), (int) v[at + Pair.VALUES]);
     }
 
     /**
@@ -295,34 +339,29 @@ public final class MatrixMethod {
      * processes were preempted is measured again while nothing else runs). Each pass starts with
      * rank 0 telling every rank in how many of its pairs it takes part; -1 ends the passes.
      */
-    private void retryDisturbed(List<Pair> pairs) {
+    private void retryDisturbed() {
         if (rank != 0) {
             for (int count; (count = (int) control.receive(0, RETRIES, 1)[0]) >= 0; ) {
                 for (int i = 0; i < count; i++) {
                     double[] go = control.receive(0, GO, 3);
                     int a = (int) go[1], b = (int) go[2];
-                    takePart(rank == a ? b : a, (int) go[0], false);
+                    takePart(rank == a ? b : a, (int) go[0], false, true);
                 }
             }
             return;
         }
-        for (int pass = 0; pass < settings.retries(); pass++) {
-            List<Integer> disturbed = new ArrayList<>();
-            for (int i = 0; i < pairs.size(); i++) if (pairs.get(i).disturbed()) disturbed.add(i);
-            if (disturbed.isEmpty()) break;
+        List<int[]> pending = new ArrayList<>(disturbed);
+        disturbed.clear();
+        for (int pass = 0; pass < settings.retries() && !pending.isEmpty(); pass++) {
             int[] counts = new int[n];
-            for (int i : disturbed) {
-                counts[pairs.get(i).a()]++;
-                counts[pairs.get(i).b()]++;
+            for (int[] p : pending) {
+                counts[p[0]]++;
+                counts[p[1]]++;
             }
             for (int r = 1; r < n; r++) control.send(r, RETRIES, counts[r]);
-            for (int i : disturbed) {
-                Pair old = pairs.get(i);
-                Pair again = leadOnePair(old.round(), old.a(), old.b(), false, old.attempts() + 1);
-                // preemption only adds time: of two disturbed attempts the less disturbed one holds
-                Pair kept = again.disturbed() && old.missed() < again.missed() ? old : again;
-                pairs.set(i, kept.withAttempts(again.attempts()));
-            }
+            List<int[]> still = new ArrayList<>();
+            for (int[] p : pending) if (leadOnePair(p[2], p[0], p[1], false, true).disturbed()) still.add(p);
+            pending = still;
         }
         for (int r = 1; r < n; r++) control.send(r, RETRIES, -1);
     }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.method.MatrixMethod;
+import org.fabprobe.method.MatrixReduction;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.model.Robust;
 import org.fabprobe.result.MatrixDocument;
@@ -27,120 +28,45 @@ import org.fabprobe.result.ResultJson;
 public final class MatrixReport {
     /** Matrices up to this many ranks are printed in full; larger ones go to --csv. */
     static final int PRINTED_RANKS = 32;
-    /** Rank 0 keeps one record per pair; with the list's share, about this many bytes each. */
-    static final long BYTES_PER_PAIR = 96;
+    /**
+     * What rank 0 holds per rank, counted, not measured: its row's pair (88 B), the rank's host
+     * name (about 60 B), its per-rank figures gathered and kept (about 150 B), the round times
+     * (32 B) and the document's text of that rank (per_rank, rank_hosts, round_ms: about 300 B,
+     * held twice while written). docs/matrix-scaling.md checks it against measured runs.
+     */
+    static final long RANK0_BYTES_PER_RANK = 1024;
+    /** One --csv row of a ping-pong pair (the longest seen at 32 ranks was about 130 B). */
+    static final long CSV_BYTES_PER_PAIR = 140;
     /** The model's cost of one pair's figures arriving at rank 0 (an eager MPI message): assumed, not measured. */
     static final double FIGURES_RECEIVE_MS = 0.001;
-    private static final int[] ESTIMATED_RANKS = {1_000, 10_000};
+    private static final int[] ESTIMATED_RANKS = {1_000, 10_000, 100_000};
 
     private MatrixReport() {}
 
-    /** The document of a run: rank 0's figures, analysed with {@code k} and {@code minRatio}. */
-    public static MatrixDocument document(RunFacts<MatrixDocument.Settings> run, MatrixMethod.Result r, double k, double minRatio, double wallSeconds,
-                                          List<String> notes) {
+    /** The document of a run: rank 0's own figures and what {@link MatrixReduction} reduced. */
+    public static MatrixDocument document(RunFacts<MatrixDocument.Settings> run, MatrixMethod.Result r, MatrixReduction.Reduced reduced,
+                                          double k, double minRatio, double wallSeconds, Long peakRssBytes, List<String> notes) {
         int n = r.ranks();
-        List<String> hosts = r.hosts();
-        List<MatrixMethod.Pair> measured = new ArrayList<>(r.pairs());
-        measured.sort((x, y) -> x.a() != y.a() ? Integer.compare(x.a(), y.a()) : Integer.compare(x.b(), y.b()));
-        List<Pair> pairs = new ArrayList<>(measured.size());
-        for (MatrixMethod.Pair p : measured) {
-            String ha = hosts.get(p.a()), hb = hosts.get(p.b());
-            pairs.add(new Pair(p.a(), p.b(), ha, hb, ha.equals(hb), p.round(), p.latencyNs(), p.latencyMinNs(),
-                    p.bandwidthMBs(), p.pairMs(), p.missed(), p.disturbed(), p.attempts(), logGP(p.loggp())));
-        }
-        List<Outlier> outliers = new ArrayList<>();
-        List<Group> perRank = perRank(n, pairs);
-        addOutliers(outliers, "rank", perRank.stream().map(Group::name).toArray(String[]::new),
-                perRank.stream().mapToDouble(Group::latencyNs).toArray(),
-                perRank.stream().mapToDouble(Group::bandwidthMbS).toArray(), k, minRatio);
-        List<Group> perHost = perHost(hosts, pairs);
-        addOutliers(outliers, "host", perHost.stream().map(Group::name).toArray(String[]::new),
-                perHost.stream().mapToDouble(Group::latencyNs).toArray(),
-                perHost.stream().mapToDouble(Group::bandwidthMbS).toArray(), k, minRatio);
-        // pairs are compared with pairs of their kind: on one host (shared memory) or between hosts;
-        // a pair of a rank named for the same quantity is that rank's, and not named again
-        List<Outlier> pairOutliers = new ArrayList<>();
-        for (boolean same : new boolean[] {true, false}) {
-            List<Pair> kind = pairs.stream().filter(p -> p.sameHost() == same).toList();
-            String[] names = kind.stream().map(p -> p.a() + "-" + p.b()).toArray(String[]::new);
-            addOutliers(pairOutliers, "pair", names, kind.stream().mapToDouble(Pair::latencyNs).toArray(),
-                    kind.stream().mapToDouble(Pair::bandwidthMbS).toArray(), k, minRatio);
-        }
-        for (Outlier o : pairOutliers) {
-            String[] ab = o.name().split("-");
-            boolean ranksOwn = outliers.stream().anyMatch(x -> x.kind().equals("rank") && x.quantity().equals(o.quantity())
-                    && (x.name().equals(ab[0]) || x.name().equals(ab[1])));
-            if (!ranksOwn) outliers.add(o);
-        }
-        double[] lat = pairs.stream().mapToDouble(Pair::latencyNs).toArray();
-        double[] bw = pairs.stream().mapToDouble(Pair::bandwidthMbS).toArray();
-        double latMed = Robust.median(lat), bwMed = Robust.median(bw);
-        double latWorst = Arrays.stream(lat).max().orElse(Double.NaN), bwWorst = Arrays.stream(bw).min().orElse(Double.NaN);
-        Summary summary = new Summary(latMed, Robust.mad(lat), latWorst, latWorst / latMed, bwMed, Robust.mad(bw), bwWorst,
-                bwMed / bwWorst, count(outliers, "pair"), count(outliers, "rank"), count(outliers, "host"),
-                (int) pairs.stream().filter(Pair::disturbed).count());
+        List<Pair> pairs = new ArrayList<>(reduced.pairs());
+        pairs.sort((x, y) -> x.a() != y.a() ? Integer.compare(x.a(), y.a()) : Integer.compare(x.b(), y.b()));
         OutlierRule rule = new OutlierRule(k, minRatio, String.format(Locale.ROOT, "worse than the median of its kind by more"
                 + " than %s x 1.4826 MAD and by more than a factor %s (latency above, bandwidth below); pairs on one host and"
                 + " pairs between hosts are separate kinds; fewer than 3 of a kind have no outliers; a pair of a rank named"
                 + " for the same quantity is not named again", num(k), num(minRatio)));
-        Timing timing = timing(r, pairs);
+        List<String> allNotes = new ArrayList<>(notes);
+        long listedPairs = reduced.outliers().stream().filter(o -> o.kind().equals("pair")).map(Outlier::name).distinct().count();
+        if (listedPairs < reduced.outlierPairs()) {
+            allNotes.add(reduced.outlierPairs() + " pairs are outliers; " + listedPairs + " of them are listed");
+        }
+        Timing timing = timing(r, reduced.pairMsMedian(), peakRssBytes);
         List<Estimate> estimates = new ArrayList<>();
-        for (int ranks : ESTIMATED_RANKS) estimates.add(estimate(ranks, n, r.settings().mode(), timing));
-        return new MatrixDocument(run.header(MatrixDocument.SCHEMA, wallSeconds), r.settings().mode().label(), n, RoundRobin.rounds(n), r.settings().latencyBytes(), r.settings().bandwidthBytes(),
-                hosts, pairs, perRank, perHost, summary, rule, outliers, timing, estimates, List.copyOf(notes));
-    }
-
-    private static MatrixDocument.LogGP logGP(MatrixMethod.LogGP p) {
-        return p == null ? null : new MatrixDocument.LogGP(p.fromBytes(), p.toBytes(), p.latencyNs(), p.sendOverheadNs(),
-                p.recvOverheadNs(), p.gapNs(), p.gapPerByteNs(), p.flags());
-    }
-
-    private static int count(List<Outlier> outliers, String kind) {
-        return (int) outliers.stream().filter(o -> o.kind().equals(kind)).map(Outlier::name).distinct().count();
-    }
-
-    private static void addOutliers(List<Outlier> out, String kind, String[] names, double[] latency, double[] bandwidth,
-                                    double k, double minRatio) {
-        for (Robust.Outlier o : Robust.outliers(latency, true, k, minRatio)) {
-            out.add(new Outlier(kind, names[o.index()], "latency", o.value(), o.median(), o.ratio(), o.deviationMads()));
+        for (MatrixMethod.Mode mode : MatrixMethod.Mode.values()) {
+            for (int ranks : ESTIMATED_RANKS) estimates.add(estimate(ranks, n, r.settings().mode(), mode, timing));
         }
-        for (Robust.Outlier o : Robust.outliers(bandwidth, false, k, minRatio)) {
-            out.add(new Outlier(kind, names[o.index()], "bandwidth", o.value(), o.median(), o.ratio(), o.deviationMads()));
-        }
-    }
-
-    private static List<Group> perRank(int n, List<Pair> pairs) {
-        double[][] lat = new double[n][n - 1], bw = new double[n][n - 1];
-        int[] count = new int[n];
-        for (Pair p : pairs) {
-            for (int r : new int[] {p.a(), p.b()}) {
-                lat[r][count[r]] = p.latencyNs();
-                bw[r][count[r]++] = p.bandwidthMbS();
-            }
-        }
-        List<Group> out = new ArrayList<>(n);
-        for (int r = 0; r < n; r++) out.add(group(Integer.toString(r), 1, Arrays.copyOf(lat[r], count[r]), Arrays.copyOf(bw[r], count[r])));
-        return out;
-    }
-
-    private static List<Group> perHost(List<String> hosts, List<Pair> pairs) {
-        Map<String, Integer> ranks = new LinkedHashMap<>();
-        for (String h : hosts) ranks.merge(h, 1, Integer::sum);
-        Map<String, List<Pair>> touching = new LinkedHashMap<>();
-        for (String h : ranks.keySet()) touching.put(h, new ArrayList<>());
-        for (Pair p : pairs) {
-            touching.get(p.hostA()).add(p);
-            if (!p.sameHost()) touching.get(p.hostB()).add(p);
-        }
-        List<Group> out = new ArrayList<>();
-        touching.forEach((h, list) -> out.add(group(h, ranks.get(h), list.stream().mapToDouble(Pair::latencyNs).toArray(),
-                list.stream().mapToDouble(Pair::bandwidthMbS).toArray())));
-        return out;
-    }
-
-    private static Group group(String name, int ranks, double[] lat, double[] bw) {
-        return new Group(name, ranks, lat.length, Robust.median(lat), Arrays.stream(lat).max().orElse(Double.NaN),
-                Robust.median(bw), Arrays.stream(bw).min().orElse(Double.NaN));
+        return new MatrixDocument(run.header(MatrixDocument.SCHEMA, wallSeconds), r.settings().mode().label(), n, RoundRobin.rounds(n),
+                r.settings().latencyBytes(), r.settings().bandwidthBytes(), r.hosts(), n <= MatrixReduction.listedRanks(), pairs,
+                reduced.perRank(), reduced.perHost(), reduced.summary(), rule, reduced.outliers(), timing, estimates,
+                List.copyOf(allNotes));
     }
 
     // ---- the cost model -------------------------------------------------------------------
@@ -149,46 +75,45 @@ public final class MatrixReport {
      * The model's inputs, from the rounds after the first (the first carries the JIT warm-up and
      * the transports' first contacts) when there are any.
      */
-    private static Timing timing(MatrixMethod.Result r, List<Pair> pairs) {
+    private static Timing timing(MatrixMethod.Result r, double pairMedian, Long peakRssBytes) {
         int rounds = r.roundMs().length;
         int from = rounds > 1 ? 1 : 0;
+        int n = r.ranks();
         double[] slowest = r.roundSlowestMs(), sum = r.roundPairsMs();
-        int[] count = new int[rounds];
-        for (Pair p : pairs) count[p.round()]++;
-        double pairMedian = Robust.median(pairs.stream().filter(p -> p.round() >= from).mapToDouble(Pair::pairMs).toArray());
         boolean serial = r.settings().mode() == MatrixMethod.Mode.SERIAL;
         double[] over = new double[rounds - from];
         for (int i = from; i < rounds; i++) {
             // serial: the rounds' time beyond their pairs', per pair; parallel: beyond the slowest pair's
-            over[i - from] = serial ? Math.max(0, r.roundMs()[i] - sum[i]) / Math.max(1, count[i])
+            over[i - from] = serial ? Math.max(0, r.roundMs()[i] - sum[i]) / Math.max(1, RoundRobin.pairs(n, i).length)
                     : Math.max(0, r.roundMs()[i] - slowest[i]);
         }
         double overhead = Robust.median(over);
-        String model = serial
-                ? "serial: T(N) = N(N-1)/2 x (pair_ms_median + overhead_ms), overhead_ms per pair = a round's time beyond its"
-                        + " pairs' own, per pair (rank 0's GO and the figures coming back), median over the rounds after the first"
-                : "parallel: T(N) = R(N) x (slowest_pair_ms_median + overhead_ms x ceil(log2 N) / ceil(log2 n) + N/2 x "
-                        + num(FIGURES_RECEIVE_MS * 1e3) + " us), R(N) = N - 1 (N even); overhead_ms = a round's time beyond its"
-                        + " slowest pair (the dissemination barrier's ceil(log2 n) steps and the figures), median over the rounds"
-                        + " after the first; the figures' receive at rank 0 is assumed, not measured; pairs are assumed not to"
-                        + " slow each other down more at N ranks than here (the fabric's bisection decides that)";
+        String model = "serial: T(N) = N(N-1)/2 x (pair_ms_median + 2 step), parallel: T(N) = R(N) x (slowest_pair_ms_median"
+                + " + ceil(log2 N) step + N/2 x " + num(FIGURES_RECEIVE_MS * 1e3) + " us), R(N) = N - 1 (N even), N + 1 (odd);"
+                + " step = one control message: measured in " + (serial ? "serial mode as overhead_ms / 2 (overhead_ms per pair ="
+                + " a round's time beyond its pairs' own, per pair: GO and the figures)" : "parallel mode as overhead_ms /"
+                + " ceil(log2 n) (overhead_ms per round = a round's time beyond its slowest pair: the dissemination barrier)")
+                + ", median over the rounds after the first; the other mode's pair times are this mode's (serial pairs are"
+                + " alone, parallel pairs share the fabric: the bisection decides how far that holds); the figures' receive at"
+                + " rank 0 is assumed, not measured";
         double[] slowestAfterFirst = Arrays.copyOfRange(slowest, from, rounds);
         return new Timing(r.wallMs(), Arrays.stream(r.roundMs()).boxed().toList(), pairMedian, Robust.median(slowestAfterFirst),
-                overhead, r.addressBytes(), model);
+                overhead, r.addressBytes(), peakRssBytes, model);
     }
 
-    /** This run's model at {@code ranks} ranks (measured with {@code measuredRanks}). */
-    static Estimate estimate(int ranks, int measuredRanks, MatrixMethod.Mode mode, Timing t) {
+    /** This run's model (measured in {@code measuredMode} with {@code measuredRanks}) at {@code ranks} ranks in {@code mode}. */
+    static Estimate estimate(int ranks, int measuredRanks, MatrixMethod.Mode measuredMode, MatrixMethod.Mode mode, Timing t) {
         long pairs = RoundRobin.pairCount(ranks);
         int rounds = RoundRobin.rounds(ranks);
-        double ms;
-        if (mode == MatrixMethod.Mode.SERIAL) {
-            ms = pairs * (t.pairMsMedian() + t.overheadMs());
-        } else {
-            double steps = Math.ceil(Math.log(ranks) / Math.log(2)) / Math.max(1, Math.ceil(Math.log(measuredRanks) / Math.log(2)));
-            ms = rounds * (t.slowestPairMsMedian() + t.overheadMs() * steps + ranks / 2.0 * FIGURES_RECEIVE_MS);
-        }
-        return new Estimate(ranks, pairs, rounds, ms / 1e3, pairs * BYTES_PER_PAIR, (long) ranks * t.addressBytes());
+        double step = measuredMode == MatrixMethod.Mode.SERIAL ? t.overheadMs() / 2 : t.overheadMs() / Math.max(1, log2(measuredRanks));
+        double ms = mode == MatrixMethod.Mode.SERIAL ? pairs * (t.pairMsMedian() + 2 * step)
+                : rounds * (t.slowestPairMsMedian() + step * log2(ranks) + ranks / 2.0 * FIGURES_RECEIVE_MS);
+        return new Estimate(mode.label(), ranks, pairs, rounds, ms / 1e3, (long) ranks * RANK0_BYTES_PER_RANK,
+                pairs * CSV_BYTES_PER_PAIR, (long) ranks * t.addressBytes());
+    }
+
+    private static double log2(int n) {
+        return Math.ceil(Math.log(n) / Math.log(2));
     }
 
     // ---- table ----------------------------------------------------------------------------
@@ -239,9 +164,9 @@ public final class MatrixReport {
         b.append(String.format(Locale.ROOT, "cost: schedule %.0f ms, median pair %.1f ms, overhead %.2f ms per %s%n", t.scheduleMs(),
                 t.pairMsMedian(), t.overheadMs(), d.mode().equals("serial") ? "pair" : "round"));
         for (Estimate e : d.estimates()) {
-            b.append(String.format(Locale.ROOT, "estimate %s: %,d ranks, %,d pairs in %,d rounds: %s; rank 0 holds %s of figures,"
-                            + " every rank %s of addresses%n", d.mode(), e.ranks(), e.pairs(), e.rounds(), duration(e.seconds()),
-                    bytes(e.rank0Bytes()), bytes(e.addressTableBytes())));
+            b.append(String.format(Locale.ROOT, "estimate %-8s %,7d ranks, %,13d pairs in %,6d rounds: %9s; rank 0 holds %s of"
+                            + " figures, every rank %s of addresses; --csv %s%n", e.mode(), e.ranks(), e.pairs(), e.rounds(),
+                    duration(e.seconds()), bytes(e.rankBytes()), bytes(e.addressTableBytes()), bytes(e.csvBytes())));
         }
         if (d.summary().disturbedPairs() > 0) {
             int disturbed = d.summary().disturbedPairs();
@@ -331,7 +256,8 @@ public final class MatrixReport {
     static String bytes(long b) {
         if (b < 1L << 20) return String.format(Locale.ROOT, "%.0f KiB", b / 1024.0);
         if (b < 1L << 30) return String.format(Locale.ROOT, "%.0f MiB", b / (double) (1L << 20));
-        return String.format(Locale.ROOT, "%.1f GiB", b / (double) (1L << 30));
+        if (b < 1L << 40) return String.format(Locale.ROOT, "%.1f GiB", b / (double) (1L << 30));
+        return String.format(Locale.ROOT, "%.1f TiB", b / (double) (1L << 40));
     }
 
     private static String num(double v) {
@@ -346,21 +272,36 @@ public final class MatrixReport {
 
     /** One row per pair. */
     public static String csv(MatrixDocument d) {
-        StringBuilder b = new StringBuilder("a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,"
-                + "missed_deadlines,disturbed,attempts,loggp_from_bytes,loggp_to_bytes,loggp_latency_ns,loggp_send_overhead_ns,"
-                + "loggp_recv_overhead_ns,loggp_gap_ns,loggp_gap_per_byte_ns,loggp_flags\n");
-        for (Pair p : d.pairs()) {
-            b.append(p.a()).append(',').append(p.b()).append(',').append(csvText(p.hostA())).append(',').append(csvText(p.hostB()))
-                    .append(',').append(p.sameHost()).append(',').append(p.round())
-                    .append(String.format(Locale.ROOT, ",%.1f,%.1f,%.1f,%.3f,", p.latencyNs(), p.latencyMinNs(), p.bandwidthMbS(), p.pairMs()))
-                    .append(p.missedDeadlines()).append(',').append(p.disturbed()).append(',').append(p.attempts());
-            MatrixDocument.LogGP l = p.loggp();
-            if (l == null) b.append(",,,,,,,,");
-            else b.append(String.format(Locale.ROOT, ",%d,%d,%.1f,%.1f,%.1f,%.1f,%.5f,%d", l.fromBytes(), l.toBytes(), l.latencyNs(),
-                    l.sendOverheadNs(), l.recvOverheadNs(), l.gapNs(), l.gapPerByteNs(), l.flags()));
-            b.append('\n');
-        }
+        StringBuilder b = new StringBuilder(CSV_HEADER);
+        for (Pair p : d.pairs()) b.append(csvRow(p));
         return b.toString();
+    }
+
+    /** The first line of --csv. */
+    public static final String CSV_HEADER = "a,b,host_a,host_b,same_host,round,latency_ns,latency_min_ns,bandwidth_mb_s,pair_ms,"
+            + "missed_deadlines,disturbed,attempts,loggp_from_bytes,loggp_to_bytes,loggp_latency_ns,loggp_send_overhead_ns,"
+            + "loggp_recv_overhead_ns,loggp_gap_ns,loggp_gap_per_byte_ns,loggp_flags\n";
+
+    /**
+     * One pair's --csv line. Latency and bandwidth in full (the shortest text that reads back as
+     * the same double), so that the summary can be computed again from the file.
+     */
+    public static String csvRow(Pair p) {
+        StringBuilder b = new StringBuilder(160);
+        b.append(p.a()).append(',').append(p.b()).append(',').append(csvText(p.hostA())).append(',').append(csvText(p.hostB()))
+                .append(',').append(p.sameHost()).append(',').append(p.round()).append(',').append(exact(p.latencyNs()))
+                .append(',').append(exact(p.latencyMinNs())).append(',').append(exact(p.bandwidthMbS()))
+                .append(String.format(Locale.ROOT, ",%.3f,", p.pairMs()))
+                .append(p.missedDeadlines()).append(',').append(p.disturbed()).append(',').append(p.attempts());
+        MatrixDocument.LogGP l = p.loggp();
+        if (l == null) b.append(",,,,,,,,");
+        else b.append(String.format(Locale.ROOT, ",%d,%d,%.1f,%.1f,%.1f,%.1f,%.5f,%d", l.fromBytes(), l.toBytes(), l.latencyNs(),
+                l.sendOverheadNs(), l.recvOverheadNs(), l.gapNs(), l.gapPerByteNs(), l.flags()));
+        return b.append('\n').toString();
+    }
+
+    private static String exact(double v) {
+        return Double.isFinite(v) ? new java.math.BigDecimal(Double.toString(v)).toPlainString() : "";
     }
 
     private static String csvText(String s) {

@@ -4,17 +4,19 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
 /**
- * Schema fabprobe.matrix/1: every pair of n ranks (LinkTest's all-pairs scheme), its 8 B half
- * round trip and its bandwidth at a large size; the same per rank and per host; the outliers
- * named; and what 1 000 and 10 000 ranks would cost. Times in ns (wall times in ms),
- * bandwidth in MB/s (10^6 B/s).
+ * Schema fabprobe.matrix/2: every pair of n ranks (LinkTest's all-pairs scheme), its 8 B half
+ * round trip and its bandwidth at a large size (listed up to 64 ranks, beyond that in --csv);
+ * the same per rank and per host; the outliers named; and what 1 000, 10 000 and 100 000 ranks
+ * would cost in either mode. Times in ns (wall times in ms), bandwidth in MB/s (10^6 B/s).
+ *
+ * @param pairsListed whether {@code pairs} lists every pair (up to 64 ranks); else it is empty
  */
 public record MatrixDocument(@JsonUnwrapped RunHeader<Settings> header, String mode, int ranks, int rounds,
-                             long latencyBytes, long bandwidthBytes, List<String> rankHosts, List<Pair> pairs,
+                             long latencyBytes, long bandwidthBytes, List<String> rankHosts, boolean pairsListed, List<Pair> pairs,
                              List<Group> perRank, List<Group> perHost,
                              Summary summary, OutlierRule outlierRule, List<Outlier> outliers, Timing timing,
                              List<Estimate> estimates, List<String> notes) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.matrix/1";
+    public static final String SCHEMA = "fabprobe.matrix/2";
 
     /** matrix's inputs: the schedule, its sizes and counts, the outlier rule's parameters and the launch. */
     public record Settings(String mode, long latencyBytes, int repetitions, long bandwidthBytes, int bandwidthRepetitions,
@@ -94,10 +96,17 @@ public record MatrixDocument(@JsonUnwrapped RunHeader<Settings> header, String m
      * @param slowestPairMsMedian per round the slowest pair's time, median over rounds
      * @param overheadMs         per step (serial: per pair; parallel: per round) the time that is not a pair timing
      * @param addressBytes       the longest endpoint address (with its host name), per rank
+     * @param rank0PeakRssBytes  rank 0's peak resident memory (VmHWM) at the end of the run; null where unknown
      */
     public record Timing(double scheduleMs, List<Double> roundMs, double pairMsMedian, double slowestPairMsMedian,
-                         double overheadMs, int addressBytes, String model) {}
+                         double overheadMs, int addressBytes, Long rank0PeakRssBytes, String model) {}
 
-    /** What a run of {@code ranks} ranks would take in this run's mode, from the model in timing. */
-    public record Estimate(int ranks, long pairs, int rounds, double seconds, long rank0Bytes, long addressTableBytes) {}
+    /**
+     * What a run of {@code ranks} ranks would take in {@code mode}, from the model in timing.
+     *
+     * @param rankBytes  the figures rank 0 holds (every other rank less): linear in the ranks
+     * @param csvBytes   the --csv file of every pair
+     */
+    public record Estimate(String mode, int ranks, long pairs, int rounds, double seconds, long rankBytes, long csvBytes,
+                           long addressTableBytes) {}
 }

@@ -134,7 +134,7 @@ class MatrixEndToEndTest {
         String out = run.out();
         assertTrue(out.contains("4 ranks on 1 host  mode serial  3 rounds, 6 pairs"), out);
         assertTrue(out.contains("latency: median half round trip at 8 B") && out.contains("bandwidth at 256 KiB"), out);
-        assertTrue(out.contains("estimate serial: 1,000 ranks") && out.contains("estimate serial: 10,000 ranks"), out);
+        assertTrue(out.contains("estimate serial     1,000 ranks") && out.contains("estimate parallel 100,000 ranks"), out);
         assertFalse(out.contains("NaN"), out);
         Map<String, Object> doc = Schemas.validated(Files.readString(json));
         assertEquals(4.0, doc.get("ranks"));
@@ -171,7 +171,57 @@ class MatrixEndToEndTest {
         assertEquals(3, doc.rounds(), "an odd number of ranks: n rounds, one rank resting in each");
         assertEquals(3, doc.pairs().size());
         for (MatrixDocument.Pair p : doc.pairs()) assertTrue(p.latencyNs() > 0 && p.bandwidthMbS() > 0, p::toString);
-        assertEquals(2, doc.estimates().size());
+        assertEquals(6, doc.estimates().size(), "both modes at 1 000, 10 000 and 100 000 ranks");
+    }
+
+    /**
+     * 8 ranks: the summary, per-host and per-rank figures that the ranks reduced equal those
+     * computed here from the --csv file of every pair; once with the pairs listed in the
+     * document, once with rank 0 streaming the rows to the file as beyond 64 ranks.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void eightRanksReduceToTheFiguresOfTheirPerPairFile(boolean streamed, @TempDir Path dir) throws Exception {
+        Path json = dir.resolve("m.json"), csv = dir.resolve("m.csv");
+        List<String> cmd = new ArrayList<>(LauncherModeTest.launcher("openmpi", 8));
+        cmd.addAll(1, List.of("-x", "FABPROBE_MATRIX_LISTED_RANKS"));
+        Map<String, String> env = new java.util.HashMap<>(LauncherModeTest.ROOT_OK);
+        env.put("FABPROBE_MATRIX_LISTED_RANKS", streamed ? "4" : "64");
+        CliRun run;
+        try (Spawned s = Spawned.start(cmd, env, "matrix", "-t", "ofi:shm", "-n", "20", "--warmup", "5", "--bandwidth-size", "16K",
+                "--bandwidth-reps", "3", "--bandwidth-warmup", "1", "--jit-warmup", "200", "--retries", "1", "--timeout", "60s",
+                "--json", json.toString(), "--csv", csv.toString())) {
+            run = s.await(java.time.Duration.ofMinutes(4));
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        MatrixDocument doc = org.fabprobe.result.ResultJson.read(Files.readString(json), MatrixDocument.class);
+        Schemas.validated(Files.readString(json));
+        assertEquals(!streamed, doc.pairsListed());
+        assertEquals(streamed ? 0 : 28, doc.pairs().size());
+
+        List<String[]> rows = Files.readAllLines(csv).stream().skip(1).map(l -> l.split(",", -1)).toList();
+        assertEquals(28, rows.size(), "every pair of 8 ranks once");
+        assertEquals(28, rows.stream().map(r -> r[0] + "-" + r[1]).distinct().count());
+        double[] lat = rows.stream().mapToDouble(r -> Double.parseDouble(r[6])).toArray();
+        double[] bw = rows.stream().mapToDouble(r -> Double.parseDouble(r[8])).toArray();
+        MatrixDocument.Summary s = doc.summary();
+        assertEquals(org.fabprobe.model.Robust.median(lat), s.latencyMedianNs());
+        assertEquals(org.fabprobe.model.Robust.mad(lat), s.latencyMadNs());
+        assertEquals(java.util.Arrays.stream(lat).max().orElseThrow(), s.latencyWorstNs());
+        assertEquals(org.fabprobe.model.Robust.median(bw), s.bandwidthMedianMbS());
+        assertEquals(org.fabprobe.model.Robust.mad(bw), s.bandwidthMadMbS());
+        assertEquals(java.util.Arrays.stream(bw).min().orElseThrow(), s.bandwidthWorstMbS());
+        assertEquals(rows.stream().filter(r -> r[11].equals("true")).count(), s.disturbedPairs());
+        MatrixDocument.Group host = doc.perHost().getFirst();
+        assertEquals(28, host.pairs());
+        assertEquals(s.latencyMedianNs(), host.latencyNs(), "one host: its pairs are all pairs");
+        for (int rank = 0; rank < 8; rank++) {
+            String me = Integer.toString(rank);
+            double[] mine = rows.stream().filter(r -> r[0].equals(me) || r[1].equals(me)).mapToDouble(r -> Double.parseDouble(r[6])).toArray();
+            assertEquals(org.fabprobe.model.Robust.median(mine), doc.perRank().get(rank).latencyNs(), me);
+        }
+        assertTrue(doc.timing().rank0PeakRssBytes() > 10L << 20, doc.timing()::toString);
+        assertEquals(6, doc.estimates().size());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.function.BiFunction;
 import javax.imageio.ImageIO;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.method.InMemoryRanks;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.RoundRobin;
 import org.fabprobe.plot.Plots;
@@ -36,11 +37,12 @@ class MatrixReportTest {
             50, 3, 4000, 10_000_000_000L, 2, null);
 
     /** Figures of every pair: on one host 0.3 µs and 10 GB/s, between hosts 2 µs and 5 GB/s, times {@code slow}(a, b). */
-    private static MatrixMethod.Result result(BiFunction<Integer, Integer, Double> slow) {
+    private static List<MatrixMethod.Result> result(BiFunction<Integer, Integer, Double> slow) {
         return result(HOSTS, slow);
     }
 
-    private static MatrixMethod.Result result(List<String> hosts, BiFunction<Integer, Integer, Double> slow) {
+    /** Every rank's result (its row), as the ranks hold them at the end of a run. */
+    private static List<MatrixMethod.Result> result(List<String> hosts, BiFunction<Integer, Integer, Double> slow) {
         int n = hosts.size();
         List<MatrixMethod.Pair> pairs = new ArrayList<>();
         for (int round = 0; round < RoundRobin.rounds(n); round++) {
@@ -59,15 +61,21 @@ class MatrixReportTest {
             slowest[p.round()] = Math.max(slowest[p.round()], p.pairMs());
         }
         for (int i = 0; i < roundMs.length; i++) roundMs[i] = sums[i] + RoundRobin.pairsPerRound(n); // 1 ms per pair
-        return new MatrixMethod.Result(SERIAL, hosts, pairs, roundMs, sums, slowest, java.util.Arrays.stream(roundMs).sum(), 60);
+        return InMemoryRanks.results(SERIAL, hosts, pairs, roundMs, sums, slowest, 60);
     }
 
-    private static MatrixDocument document(MatrixMethod.Result r) {
+    /** The document as rank 0 makes it: the rows reduced over as many ranks (threads here). */
+    private static MatrixDocument document(List<MatrixMethod.Result> ranks) {
+        MatrixMethod.Result r = ranks.getFirst();
         var settings = new MatrixDocument.Settings("serial", 8, 100, 1 << 20, 10, 10, 2, 1000, 5000, 2, 5, 1.25, "round-robin",
                 "launcher, ranks " + r.hosts().size());
         var run = new RunFacts<>("fabprobe test", "matrix", "sim:test", Map.of("library", "test"), settings,
                 new Host("h0", "Linux", "amd64", "cpu", "2", "25"), Map.of(), Clock.facts(), "2026-01-01T00:00:00Z", -1);
-        return MatrixReport.document(run, r, 5, 1.25, 1.0, List.of());
+        try {
+            return MatrixReport.document(run, r, InMemoryRanks.reduce(ranks, 5, 1.25), 5, 1.25, 1.0, 123_456_789L, List.of());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static Set<String> named(MatrixDocument d) {
@@ -127,7 +135,7 @@ class MatrixReportTest {
         MatrixDocument d = document(result((a, b) -> a == 1 && b == 3 ? 10.0 : 1.0));
         String json = MatrixReport.json(d);
         Map<String, Object> plain = Schemas.validated(json);
-        assertEquals("fabprobe.matrix/1", plain.get("schema"));
+        assertEquals("fabprobe.matrix/2", plain.get("schema"));
         assertEquals(d, ResultJson.read(json, MatrixDocument.class));
 
         List<String> csv = MatrixReport.csv(d).lines().toList();
@@ -139,7 +147,8 @@ class MatrixReportTest {
 
         String table = MatrixReport.table(d);
         assertTrue(table.contains("pair 1-3"), table);
-        assertTrue(table.contains("estimate serial: 1,000 ranks, 499,500 pairs in 999 rounds"), table);
+        assertTrue(table.contains("estimate serial     1,000 ranks,       499,500 pairs in    999 rounds"), table);
+        assertTrue(table.contains("estimate parallel 100,000 ranks, 4,999,950,000 pairs in 99,999 rounds"), table);
 
         Path png = dir.resolve("m.png"), svg = dir.resolve("m.svg");
         Plots.write(d, png);
@@ -164,5 +173,16 @@ class MatrixReportTest {
         assertEquals(999, thousand.rounds());
         assertEquals(499_500 * (t.pairMsMedian() + 1.0) / 1e3, thousand.seconds(), 1e-6);
         assertEquals(10_000L * 60, d.estimates().get(1).addressTableBytes());
+        // parallel from the same run: per round the slowest pair and the barrier's ceil(log2 N) steps of half a serial overhead
+        MatrixDocument.Estimate parallel = d.estimates().stream().filter(e -> e.mode().equals("parallel") && e.ranks() == 1000)
+                .findFirst().orElseThrow();
+        assertEquals(999 * (t.slowestPairMsMedian() + 10 * 0.5 + 500 * 0.001) / 1e3, parallel.seconds(), 1e-6);
+        assertEquals(6, d.estimates().size());
+        // memory per rank grows with the ranks, the --csv with the pairs
+        MatrixDocument.Estimate big = d.estimates().get(2);
+        assertEquals(100_000, big.ranks());
+        assertEquals(100 * thousand.rankBytes(), big.rankBytes());
+        assertEquals((double) big.pairs() / thousand.pairs(), (double) big.csvBytes() / thousand.csvBytes(), 1e-9);
+        assertEquals(123_456_789L, t.rank0PeakRssBytes());
     }
 }

@@ -133,6 +133,59 @@ public final class ControlPlane implements AutoCloseable {
         return out;
     }
 
+    // ---- after the timing: MPI's own collectives over doubles (matrix's reductions) ----------
+
+    /** The element-wise sum over all ranks, on every rank (MPI_Reduce to rank 0, then MPI_Bcast). */
+    public double[] allreduceSum(double[] mine) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment send = a.allocateFrom(JAVA_DOUBLE, mine), sum = a.allocate(JAVA_DOUBLE, Math.max(1, mine.length));
+            mpi.reduce(send, sum, mine.length, 0);
+            mpi.bcast(sum, 8 * mine.length, 0);
+            return sum.asSlice(0, 8L * mine.length).toArray(JAVA_DOUBLE);
+        }
+    }
+
+    /** Rank 0's values on every rank (MPI_Bcast); the other ranks pass an array of the same length. */
+    public double[] broadcast(double[] values) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buffer = a.allocate(JAVA_DOUBLE, Math.max(1, values.length));
+            if (rank == 0) MemorySegment.copy(values, 0, buffer, JAVA_DOUBLE, 0, values.length);
+            mpi.bcast(buffer, 8 * values.length, 0);
+            return buffer.asSlice(0, 8L * values.length).toArray(JAVA_DOUBLE);
+        }
+    }
+
+    /** Every rank's {@code mine} (all of one length), in rank order, on rank 0 (MPI_Gather); null elsewhere. */
+    public double[] gather(double[] mine) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment send = a.allocateFrom(JAVA_DOUBLE, mine);
+            MemorySegment all = a.allocate(JAVA_DOUBLE, rank == 0 ? (long) size * mine.length : 1);
+            mpi.gather(send, all, 8 * mine.length, 0);
+            return rank == 0 ? all.toArray(JAVA_DOUBLE) : null;
+        }
+    }
+
+    /** Sends any number of doubles (one message, its own buffer) and returns when it is delivered. */
+    public void sendArray(int dest, int channel, double[] values) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buffer = a.allocateFrom(JAVA_DOUBLE, values.length == 0 ? new double[1] : values);
+            long slot = requests.address();
+            mpi.isend(buffer.address(), 8 * values.length, dest, MESSAGE_TAG_BASE + channel, slot);
+            await(slot);
+        }
+    }
+
+    /** Receives {@code count} doubles sent by {@link #sendArray}. */
+    public double[] receiveArray(int source, int channel, int count) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buffer = a.allocate(JAVA_DOUBLE, Math.max(1, count));
+            long slot = requests.address() + Mpi.REQUEST_BYTES;
+            mpi.irecv(buffer.address(), 8 * count, source, MESSAGE_TAG_BASE + channel, slot);
+            await(slot);
+            return buffer.asSlice(0, 8L * count).toArray(JAVA_DOUBLE);
+        }
+    }
+
     private void await(long slot) {
         for (long nap = FIRST_NAP_NS; !mpi.test(slot); ) nap = nap(nap);
     }
