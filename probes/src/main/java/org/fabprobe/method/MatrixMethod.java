@@ -412,7 +412,7 @@ public final class MatrixMethod {
 
     /** The pair's pLogP run: the lower rank measures (and returns the first range's LogGP set), the higher mirrors. */
     private LogGP pLogP(int partner, Await await, boolean measure, boolean warmUp) {
-        Control pair = new PairControl(control, partner);
+        Control pair = control.pairWith(partner, PROBE);
         Probe probe = new Probe(transport, await, pair, PROBE_DEPTH, calls);
         if (!measure) {
             Probe.mirror(transport, await, pair, PROBE_DEPTH, calls);
@@ -427,24 +427,6 @@ public final class MatrixMethod {
         int flags = MethodFlags.of(r.loggp(), r.notes(), rttNs).size();
         return new LogGP(first.fromBytes(), first.toBytes(), first.latency().value(), first.sendOverhead().value(),
                 first.recvOverhead().value(), first.gap().value(), first.gapPerByte().value(), flags);
-    }
-
-    /** The pLogP control messages of one pair over MPI: values are longs, sent as doubles (exact below 2^53). */
-    private record PairControl(ControlPlane control, int partner) implements Control {
-        @Override
-        public void sendAll(String name, long... values) {
-            double[] v = new double[values.length];
-            for (int i = 0; i < v.length; i++) v[i] = values[i];
-            control.send(partner, PROBE, v);
-        }
-
-        @Override
-        public long[] receiveAll(String name, int count) {
-            double[] v = control.receive(partner, PROBE, count);
-            long[] out = new long[count];
-            for (int i = 0; i < count; i++) out[i] = (long) v[i];
-            return out;
-        }
     }
 
     /** Half of each round trip, in ns, sorted. */

@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.runtime.Shutdown;
+import org.fabprobe.transport.Control;
 
 /**
  * MPI_COMM_WORLD as the untimed control plane of a run over many ranks (matrix): one
@@ -195,6 +196,31 @@ public final class ControlPlane implements AutoCloseable {
         if (Shutdown.requested()) throw Shutdown.interrupted();
         LockSupport.parkNanos(ns);
         return Math.min(2 * ns, LONGEST_NAP_NS);
+    }
+
+    /**
+     * The untimed control channel to one partner, as patterns use it between timed sections
+     * (pLogP's probe decisions): the same {@link Control} the pair commands get from their
+     * rendezvous, carried on channel {@code channel} of this plane. Values are longs, sent as
+     * doubles (exact below 2^53).
+     */
+    public Control pairWith(int partner, int channel) {
+        return new Control() {
+            @Override
+            public void sendAll(String name, long... values) {
+                double[] v = new double[values.length];
+                for (int i = 0; i < v.length; i++) v[i] = values[i];
+                ControlPlane.this.send(partner, channel, v);
+            }
+
+            @Override
+            public long[] receiveAll(String name, int count) {
+                double[] v = ControlPlane.this.receive(partner, channel, count);
+                long[] out = new long[count];
+                for (int i = 0; i < count; i++) out[i] = (long) v[i];
+                return out;
+            }
+        };
     }
 
     @Override
