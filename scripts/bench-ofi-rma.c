@@ -44,10 +44,11 @@
  * takes every setting from the client (a -p given to it must match). The client prints a
  * header starting with '#' and then one row per size:
  *
- *   OP BYTES ITERS SECONDS USEC MB/S MMSG/S
+ *   OP BYTES ITERS SECONDS USEC MB/S MMSG/S MEDIAN_USEC
  *
  * USEC: write: mean half round trip; read, fadd: mean per operation; write_bw: mean per
- * message. MB/s is 10^6 B/s. Exit status 0, or 1 after one line on stderr (the server's
+ * message; MEDIAN_USEC the same from the median iteration (a round trip, an operation, a
+ * window), which a few preempted iterations on a busy host do not move. MB/s is 10^6 B/s. Exit status 0, or 1 after one line on stderr (the server's
  * failure is reported by the client too). FI_*_IFACE as for fi_pingpong; without it, the
  * socket-based providers are given the local address of the exchange socket as source.
  */
@@ -143,6 +144,28 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* each timed iteration's seconds (write: a round trip; write_bw: a window), for the median:
+   on a busy host a few preempted iterations move the mean, not the median */
+static double *iteration_s;
+static int iterations_timed;
+
+static void time_iteration(int i, int warm, double *last) {
+    double t = now();
+    if (i >= warm) iteration_s[iterations_timed++] = t - *last;
+    *last = t;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_s(void) {
+    qsort(iteration_s, iterations_timed, sizeof *iteration_s, by_value);
+    int n = iterations_timed;
+    return n == 0 ? 0 : n % 2 ? iteration_s[n / 2] : (iteration_s[n / 2 - 1] + iteration_s[n / 2]) / 2;
 }
 
 /* ---------------------------------------------------------------- the exchange socket */
@@ -460,7 +483,8 @@ static const char *order_text(int order) {
 /* one size: returns the timed seconds (the server's side returns 0) */
 static double run_size(const struct config *config, int server, size_t size, int order) {
     int warm = config->iters / 10, total = warm + config->iters;
-    double start = 0;
+    double start = 0, last = 0;
+    iterations_timed = 0;
     memset(window_buf, 0, buffer_len); /* no flag or count left from the size before */
     wait_pending();
     barrier();
@@ -473,8 +497,10 @@ static double run_size(const struct config *config, int server, size_t size, int
                 await_message(size, flag, order);
                 send_message(size, flag, order);
             } else {
+                if (i == 0) last = now();
                 send_message(size, flag, order);
                 await_message(size, flag, order);
+                time_iteration(i, warm, &last);
             }
         }
         wait_pending();
@@ -490,6 +516,7 @@ static double run_size(const struct config *config, int server, size_t size, int
         if (config->op == WRITE_BW) total = warm + config->iters;
         uint64_t *operand = local_buf, *fetched = (uint64_t *)((char *)local_buf + FLAG_GAP);
         *operand = 1;
+        last = now();
         for (int i = 0; i < total; i++) {
             if (i == warm) start = now();
             if (config->op == READ) {
@@ -506,6 +533,7 @@ static double run_size(const struct config *config, int server, size_t size, int
                 }
             }
             wait_pending();
+            time_iteration(i, warm, &last);
         }
         if (config->op == FADD && *fetched != (uint64_t)total - 1)
             fail("fetch-add: the last fetch returned %llu, not %d", (unsigned long long)*fetched, total - 1);
@@ -624,17 +652,22 @@ int main(int argc, char **argv) {
         printf("\n");
         if (config.op == WRITE) printf("# flag: %s\n", order_text(order));
         printf("# target: fi_cq_read on its own CQ while it polls (provider progress), no other call per message\n");
-        printf("#%-8s %8s %8s %10s %10s %10s %8s\n", "op", "bytes", "iters", "seconds", "usec", "MB/s", "Mmsg/s");
+        printf("#%-8s %8s %8s %10s %10s %10s %8s %10s\n", "op", "bytes", "iters", "seconds", "usec", "MB/s", "Mmsg/s",
+               "median_us");
         fflush(stdout);
     }
+    iteration_s = malloc(sizeof *iteration_s * (config.iters > 0 ? config.iters : 1));
+    if (iteration_s == NULL) fail("out of memory");
     for (int s = 0; s < config.nsizes; s++) {
         size_t size = config.sizes[s];
         double seconds = run_size(&config, server, size, order);
         if (server) continue;
         long messages = (long)config.iters * (config.op == WRITE_BW ? config.window : 1);
         double per = seconds / messages / (config.op == WRITE ? 2 : 1);
-        printf("%-9s %8zu %8d %10.4f %10.3f %10.1f %8.3f\n", op_names[config.op], size, config.iters, seconds, per * 1e6,
-               (double)size * messages / seconds / 1e6, messages / seconds / 1e6);
+        /* the median iteration per message, as USEC is the mean */
+        double median = median_s() / (config.op == WRITE_BW ? config.window : 1) / (config.op == WRITE ? 2 : 1);
+        printf("%-9s %8zu %8d %10.4f %10.3f %10.1f %8.3f %10.3f\n", op_names[config.op], size, config.iters, seconds,
+               per * 1e6, (double)size * messages / seconds / 1e6, messages / seconds / 1e6, median * 1e6);
         fflush(stdout);
     }
     barrier(); /* neither side closes its endpoint while the other may still use it */

@@ -7,6 +7,7 @@ import org.fabprobe.ExitCode;
 import org.fabprobe.FabprobeException;
 import org.fabprobe.launch.TcpControl.Payload;
 import org.fabprobe.pattern.Schedule;
+import org.fabprobe.transport.Op;
 import org.junit.jupiter.api.Test;
 
 /** What a mirror accepts from the wire: exactly what fabprobe sends, nothing else. */
@@ -31,6 +32,25 @@ class SessionSpecTest {
         assertEquals(64, s.window());
         assertEquals(10, s.warmup());
         assertEquals(100, s.repetitions());
+    }
+
+    @Test
+    void aOneSidedStreamCrossesTheWireWithItsOp() {
+        var spec = new SessionSpec("ofi:shm", 1 << 20, 66, Duration.ofSeconds(5), -1,
+                new Schedule.OneSidedStreamSchedule(new long[] {8, 1 << 20}, 64, 3, 30, Op.READ));
+        SessionSpec back = roundTrip(spec);
+        assertEquals(Op.READ, back.op()); // the mirror opens its transport for it
+        var s = (Schedule.OneSidedStreamSchedule) back.schedule();
+        assertArrayEquals(new long[] {8, 1 << 20}, s.sizes());
+        assertEquals(64, s.window());
+        assertEquals(3, s.warmup());
+        assertEquals(30, s.repetitions());
+
+        // a stream of atomics is nothing fabprobe sends
+        var atomic = new SessionSpec("ofi:shm", 64, 4, Duration.ofSeconds(5), -1,
+                new Schedule.OneSidedStreamSchedule(new long[] {8}, 1, 0, 1, Op.FETCH_ADD));
+        FabprobeException e = assertThrows(FabprobeException.class, () -> roundTrip(atomic));
+        assertTrue(e.getMessage().contains("fetch-add"), e.getMessage());
     }
 
     @Test
