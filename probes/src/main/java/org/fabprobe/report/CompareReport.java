@@ -18,7 +18,7 @@ public final class CompareReport {
     private CompareReport() {}
 
     private static final String[] LABELS = {"L µs", "o_s µs", "o_r µs", "g µs", "G ns/B"};
-    private static final String ROW = "%-12s %20s %20s %22s %12s%n";
+    private static final String ROW = "%-12s %22s %22s %22s %12s%n";
 
     public static String table(CompareDocument doc) {
         StringBuilder b = new StringBuilder();
