@@ -191,7 +191,7 @@ public final class MatrixReduction {
         }
         double pairMsMedian = median(selected[jobs - 2], selected[jobs - 1], pc);
         double[][] mad = new double[2][3];
-        long[] madK = new long[6];
+        long[] madCount = new long[6];
         double[][] deviations = new double[6][];
         for (int q = 0; q < 2; q++) {
             for (int g = 0; g < 3; g++) {
@@ -199,13 +199,13 @@ public final class MatrixReduction {
                 double med = median[q][g];
                 double[] d = Arrays.stream(values[q][g]).map(v -> Math.abs(v - med) + 0.0).sorted().toArray();
                 deviations[q * 3 + g] = d;
-                madK[q * 3 + g] = c;
+                madCount[q * 3 + g] = c;
             }
         }
         long[] madKth = new long[12];
         double[][] madValues = new double[12][];
         for (int i = 0; i < 6; i++) {
-            long c = madK[i];
+            long c = madCount[i];
             madKth[2 * i] = c == 0 ? -1 : (c - 1) / 2;
             madKth[2 * i + 1] = c == 0 ? -1 : c / 2;
             madValues[2 * i] = madValues[2 * i + 1] = deviations[i];
@@ -214,7 +214,7 @@ public final class MatrixReduction {
         for (int q = 0; q < 2; q++) {
             for (int g = 0; g < 3; g++) {
                 int i = q * 3 + g;
-                mad[q][g] = median(madSelected[2 * i], madSelected[2 * i + 1], madK[i]);
+                mad[q][g] = median(madSelected[2 * i], madSelected[2 * i + 1], madCount[i]);
             }
         }
 
