@@ -41,7 +41,7 @@ public class CompilerThreadsTest {
      */
     @Test
     void theGuardRestoresStarvedCompilersForAWaitingThread() throws Exception {
-        String out = runChild(org.fabprobe.pattern.StarvedCompileChild.class, 120, true);
+        String out = runChild(org.fabprobe.pattern.StarvedCompileChild.class, 180, true);
         if (out.contains("not restorable")) return; // an ordinary user: nothing is lowered, nothing to guard
         assertTrue(out.contains("restored true"), out);
         assertTrue(out.matches("(?s).*after \\[0(, 0)*\\].*"), out);
