@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.foreign.Arena;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabprobe.transport.ShmNames;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +67,48 @@ class LeftoversTest {
         } finally {
             Files.deleteIfExists(mine);
             Files.deleteIfExists(theirs);
+        }
+    }
+
+    /**
+     * Open MPI's and UCX's segments carry no pid: one is removed when no process has it open or
+     * mapped (its ranks were killed), and kept while one does, or while it is young.
+     */
+    @Test
+    void orphanedLibrarySegmentsGoHeldOrYoungOnesStay() throws Exception {
+        Assumptions.assumeTrue(ShmNames.namespace().equals("4026531836"),
+                "skipped: not in the initial PID namespace, where /proc shows every process");
+        String tag = "fpotest" + ProcessHandle.current().pid();
+        Path orphan = Path.of("/dev/shm", "vader_segment." + tag + ".1.0"), open = Path.of("/dev/shm", "vader_segment." + tag + ".1.1");
+        Path mapped = Path.of("/dev/shm", "ucx_shm_posix_" + Long.toHexString(ProcessHandle.current().pid()) + "f0");
+        Path young = Path.of("/dev/shm", "sm_segment." + tag + ".2.0");
+        List<Path> all = List.of(orphan, open, mapped, young);
+        Process holder = null;
+        try (Arena arena = Arena.ofConfined()) {
+            FileTime hourAgo = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+            for (Path p : all) {
+                Files.write(p, new byte[4096]);
+                if (p != young) Files.setLastModifiedTime(p, hourAgo);
+            }
+            // another process holds one open (fd 3 survives the exec)
+            holder = new ProcessBuilder("sh", "-c", "exec 3<" + open + "; echo ready; exec sleep 60").start();
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream()))) {
+                assertEquals("ready", out.readLine());
+            }
+            // this process maps one, its descriptor closed: only /proc/PID/maps shows it
+            try (FileChannel channel = FileChannel.open(mapped, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                channel.map(FileChannel.MapMode.READ_WRITE, 0, 4096, arena);
+            }
+
+            Leftovers.removeOrphanedSegments(1000);
+
+            assertFalse(Files.exists(orphan), "a segment no process holds stayed");
+            assertTrue(Files.exists(open), "a segment another process has open went");
+            assertTrue(Files.exists(mapped), "a segment this process maps went");
+            assertTrue(Files.exists(young), "a young segment went");
+        } finally {
+            if (holder != null) holder.destroyForcibly().waitFor();
+            for (Path p : all) Files.deleteIfExists(p);
         }
     }
 
