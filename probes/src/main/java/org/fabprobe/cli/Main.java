@@ -59,6 +59,7 @@ public final class Main {
         m.put("collectives", CollectivesCommand::new);
         m.put("multipair", MultiPairCommand::new);
         m.put("matrix", MatrixCommand::new);
+        m.put("register", RegisterCommand::new);
         m.put("accept", AcceptCommand::new);
         m.put("mirror", MirrorCommand::new);
         m.put("secret", SecretCommand::new);

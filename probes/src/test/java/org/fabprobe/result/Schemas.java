@@ -71,6 +71,7 @@ public final class Schemas {
             case ProvidersDocument.SCHEMA -> ProvidersDocument.class;
             case MatrixDocument.SCHEMA -> MatrixDocument.class;
             case AcceptDocument.SCHEMA -> AcceptDocument.class;
+            case RegisterDocument.SCHEMA -> RegisterDocument.class;
             default -> throw new AssertionError("no record for " + name);
         };
         assertNotNull(ResultJson.read(json, type));

@@ -204,6 +204,19 @@ public final class Libc {
         }
     }
 
+    private static final class Munmap {
+        static final MethodHandle HANDLE = handle("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    }
+
+    /** munmap(2); 0 or -1. */
+    public static int munmap(MemorySegment addr, long length) {
+        try {
+            return (int) Munmap.HANDLE.invokeExact(addr, length);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
     private static final class Free {
         static final MethodHandle HANDLE = handle("free", FunctionDescriptor.ofVoid(ADDRESS));
     }
