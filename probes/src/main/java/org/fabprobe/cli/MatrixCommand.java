@@ -302,7 +302,7 @@ public final class MatrixCommand implements Callable<Integer> {
         RuntimeException failure = null;
         try {
             t = TransportName.isMpi(name) ? MpiTransport.openForAnyPeer(name, world, options) : Transports.open(name, options);
-            Transports.checkMessageSize(name, options.bufferBytes(), t.maxMessageSize());
+            options.checkMessageSize(name, t.maxMessageSize());
         } catch (RuntimeException e) {
             failure = e;
         }

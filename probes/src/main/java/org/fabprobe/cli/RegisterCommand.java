@@ -17,6 +17,7 @@ import org.fabprobe.result.RegisterDocument;
 import org.fabprobe.result.RegisterDocument.Stats;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.Registrar;
+import org.fabprobe.transport.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -53,7 +54,7 @@ final class RegisterCommand implements Callable<Integer> {
         Map<String, String> transportFacts = new LinkedHashMap<>();
         Registration.Size[] measured;
         RegisterDocument.Cache cache;
-        try (Registrar registrar = Registrar.open(transport)) {
+        try (Registrar registrar = Transports.openRegistrar(transport)) {
             transportFacts.putAll(registrar.facts());
             Registrar.Cache c = registrar.cache();
             cache = new RegisterDocument.Cache(c.active(), c.reason());

@@ -2,9 +2,6 @@ package org.fabprobe.transport;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
-import org.fabprobe.ExitCode;
-import org.fabprobe.transport.ofi.OfiRegistration;
-import org.fabprobe.transport.ucx.UcxRegistration;
 
 /**
  * A library's memory registration alone (no endpoint, no peer): register a buffer for local and
@@ -28,15 +25,4 @@ public interface Registrar extends AutoCloseable {
 
     /** active: registrations are cached (a re-registration can be a lookup); reason: the setting or fact that says so. */
     record Cache(boolean active, String reason) {}
-
-    /** The registrar of {@code transport} (ofi:PROVIDER or ucx:TLS); others get exit 3 in one line. */
-    static Registrar open(String transport) {
-        TransportName name = TransportName.parse(transport);
-        return switch (name) {
-            case TransportName.Ofi ofi -> OfiRegistration.open(transport, ofi.detail());
-            case TransportName.Ucx ucx -> UcxRegistration.open(transport, ucx.detail());
-            default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "register times ofi: and ucx: registration; "
-                    + transport + " has none of its own (use ofi:PROVIDER or ucx:TLS, see 'fabprobe providers')");
-        };
-    }
 }

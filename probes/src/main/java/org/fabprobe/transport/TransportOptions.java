@@ -1,6 +1,7 @@
 package org.fabprobe.transport;
 
 import java.time.Duration;
+import org.fabprobe.ExitCode;
 
 /**
  * How to open a transport.
@@ -32,5 +33,13 @@ public record TransportOptions(long bufferBytes, int depth, Duration timeout, St
     /** One peer, no rank: measure and mirror. */
     public TransportOptions(long bufferBytes, int depth, Duration timeout, String sourceNode) {
         this(bufferBytes, depth, timeout, sourceNode, -1, 1);
+    }
+
+    /** Refuses a buffer (the largest message) larger than the transport's own limit, {@code maxMessageSize}. */
+    public void checkMessageSize(String name, long maxMessageSize) {
+        if (Long.compareUnsigned(bufferBytes, maxMessageSize) > 0) {
+            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + bufferBytes + " B is above " + name
+                    + "'s max_msg_size " + Long.toUnsignedString(maxMessageSize) + " B");
+        }
     }
 }

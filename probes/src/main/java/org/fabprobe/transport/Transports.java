@@ -5,8 +5,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fabprobe.ExitCode;
 import org.fabprobe.runtime.CompilerThreads;
 import org.fabprobe.runtime.ThreadIds;
+import org.fabprobe.transport.ofi.OfiRegistration;
 import org.fabprobe.transport.ofi.OfiTransport;
 import org.fabprobe.transport.sim.SimTransport;
+import org.fabprobe.transport.ucx.UcxRegistration;
 import org.fabprobe.transport.ucx.UcxTransport;
 
 /** Opens a transport from its name: {@code ofi:PROVIDER}, {@code ucx:TLS} or {@code sim:PARAMETERS}. */
@@ -124,12 +126,14 @@ public final class Transports {
         }
     }
 
-    /** Refuses a message larger than the transport's own limit. */
-    public static void checkMessageSize(String name, long bytes, long maxMessageSize) {
-        if (Long.compareUnsigned(bytes, maxMessageSize) > 0) {
-            throw new TransportException(ExitCode.UNSUPPORTED, "message size " + bytes + " B is above " + name
-                    + "'s max_msg_size " + Long.toUnsignedString(maxMessageSize) + " B");
-        }
+    /** The registrar of {@code transport} (ofi:PROVIDER or ucx:TLS); others get exit 3 in one line. */
+    public static Registrar openRegistrar(String transport) {
+        TransportName name = TransportName.parse(transport);
+        return switch (name) {
+            case TransportName.Ofi ofi -> OfiRegistration.open(transport, ofi.detail());
+            case TransportName.Ucx ucx -> UcxRegistration.open(transport, ucx.detail());
+            default -> throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "register times ofi: and ucx: registration; "
+                    + transport + " has none of its own (use ofi:PROVIDER or ucx:TLS, see 'fabprobe providers')");
+        };
     }
-
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.time.Duration;
 import org.fabprobe.ExitCode;
 import org.fabprobe.transport.TransportException;
-import org.fabprobe.transport.Transports;
+import org.fabprobe.transport.TransportOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,10 +42,10 @@ class BadInputTest {
         // every provider here reports max_msg_size >= SIZE_MAX - 4 KiB, so the check is exercised directly;
         // OfiTransport calls it with fi_info's ep_attr->max_msg_size before allocating anything
         TransportException e = assertThrows(TransportException.class,
-                () -> Transports.checkMessageSize("ofi:verbs", 2L << 30, 1L << 30));
+                () -> new TransportOptions(2L << 30, 1, java.time.Duration.ofSeconds(1), "").checkMessageSize("ofi:verbs", 1L << 30));
         assertEquals(ExitCode.UNSUPPORTED, e.exitCode());
         assertTrue(e.getMessage().contains("max_msg_size 1073741824"), e.getMessage());
-        Transports.checkMessageSize("ofi:shm", Long.MAX_VALUE, -1L); // SIZE_MAX: no limit
+        new TransportOptions(Long.MAX_VALUE, 1, java.time.Duration.ofSeconds(1), "").checkMessageSize("ofi:shm", -1L); // SIZE_MAX: no limit
     }
 
     @Test

@@ -35,7 +35,6 @@ import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportOptions;
 import org.fabprobe.transport.ShmNames;
-import org.fabprobe.transport.Transports;
 
 /**
  * {@code ofi:PROVIDER}: a libfabric RDM endpoint with tagged messages.
@@ -205,7 +204,7 @@ public final class OfiTransport implements Transport, OneSided {
             facts.put("mr_key_size", Long.toString(keySize));
         }
         OfiProviders.describe(info, facts);
-        Transports.checkMessageSize(name, options.bufferBytes(), maxMessageSize);
+        options.checkMessageSize(name, maxMessageSize);
 
         MemorySegment out = arena.allocate(ADDRESS);
         check(fi_fabric(fi_info.fabric_attr(info), out, MemorySegment.NULL), "fi_fabric");
