@@ -98,7 +98,7 @@ public final class CompareReport {
         String negative = label.startsWith("L ") ? "– (overlap)" : label.startsWith("pLogP L") ? "– (see below)" : null;
         return String.format(Locale.ROOT, ROW, label, value(c.raw(), scale, perByte, negative),
                 value(c.mpi(), scale, perByte, negative), value(c.difference(), scale, perByte, null),
-                String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale));
+                Double.isNaN(c.rawDrift()) ? "–" : String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale));
     }
 
     private static boolean anyUnresolved(Cell c, boolean perByte) {
