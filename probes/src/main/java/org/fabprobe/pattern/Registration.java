@@ -1,5 +1,6 @@
 package org.fabprobe.pattern;
 
+import java.lang.foreign.MemorySegment;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.transport.FreshPages;
 import org.fabprobe.transport.Registrar;
@@ -56,27 +57,25 @@ public final class Registration {
         double[] reReg = new double[repetitions], reDereg = new double[repetitions];
         for (int r = 0; r < repetitions; r++) {
             try (FreshPages p = new FreshPages(bytes)) {
-                long t0 = Clock.now();
-                long handle = registrar.register(p.segment());
-                long t1 = Clock.now();
-                registrar.deregister(handle);
-                long t2 = Clock.now();
-                firstReg[r] = Clock.toNs(t1 - t0);
-                firstDereg[r] = Clock.toNs(t2 - t1);
+                timeOnce(registrar, p.segment(), firstReg, firstDereg, r);
             }
         }
         try (FreshPages p = new FreshPages(bytes)) {
             registrar.deregister(registrar.register(p.segment()));
-            for (int r = 0; r < repetitions; r++) {
-                long t0 = Clock.now();
-                long handle = registrar.register(p.segment());
-                long t1 = Clock.now();
-                registrar.deregister(handle);
-                long t2 = Clock.now();
-                reReg[r] = Clock.toNs(t1 - t0);
-                reDereg[r] = Clock.toNs(t2 - t1);
-            }
+            for (int r = 0; r < repetitions; r++) timeOnce(registrar, p.segment(), reReg, reDereg, r);
         }
         return new Size(bytes, firstReg, firstDereg, reReg, reDereg);
+    }
+
+    /** One registration and deregistration of {@code segment}, their times into slot {@code r}. */
+    private static void timeOnce(Registrar registrar, MemorySegment segment, double[] reg, double[] dereg,
+                                 int r) {
+        long t0 = Clock.now();
+        long handle = registrar.register(segment);
+        long t1 = Clock.now();
+        registrar.deregister(handle);
+        long t2 = Clock.now();
+        reg[r] = Clock.toNs(t1 - t0);
+        dereg[r] = Clock.toNs(t2 - t1);
     }
 }
