@@ -28,7 +28,7 @@ public final class CompilerThreads {
     static final long POLL_MS = 100;
     /** Consecutive polls a compiler must starve while the watched thread waits: 200 ms. */
     static final int STARVED_POLLS = 2;
-    /** A compiler is starved in a poll when it waited on a run queue for at least this share of it. */
+    /** A compiler is starved in a poll when it waited on a run queue, or ran for less than, this share of it while runnable. */
     private static final double STARVED_SHARE = 0.5;
 
     private static volatile boolean everStarved;
@@ -93,8 +93,13 @@ public final class CompilerThreads {
         }
 
         private void watch() {
+            long[] ran = new long[compilers.size()];
             long[] delays = new long[compilers.size()];
-            for (int i = 0; i < delays.length; i++) delays[i] = ThreadIds.runDelayNs(compilers.get(i));
+            boolean[] runnable = new boolean[compilers.size()];
+            for (int i = 0; i < ran.length; i++) {
+                ran[i] = ThreadIds.runTimeNs(compilers.get(i));
+                delays[i] = ThreadIds.runDelayNs(compilers.get(i));
+            }
             int starvedPolls = 0;
             while (!closed) {
                 try {
@@ -103,10 +108,17 @@ public final class CompilerThreads {
                     return;
                 }
                 boolean starving = false;
-                for (int i = 0; i < delays.length; i++) {
-                    long now = ThreadIds.runDelayNs(compilers.get(i));
-                    if (now - delays[i] >= STARVED_SHARE * POLL_MS * 1e6) starving = true;
-                    delays[i] = now;
+                for (int i = 0; i < ran.length; i++) {
+                    int tid = compilers.get(i);
+                    long runNow = ThreadIds.runTimeNs(tid), delayNow = ThreadIds.runDelayNs(tid);
+                    // the kernel adds a wait to run_delay only once the thread gets a CPU: a compiler
+                    // that gets none shows up as runnable through a poll without running, not as a growing delay
+                    boolean runnableNow = ThreadIds.onCpu(tid);
+                    boolean queued = runNow >= 0 && runnable[i] && runnableNow && runNow - ran[i] < STARVED_SHARE * POLL_MS * 1e6;
+                    if (queued || delayNow - delays[i] >= STARVED_SHARE * POLL_MS * 1e6) starving = true;
+                    ran[i] = runNow;
+                    delays[i] = delayNow;
+                    runnable[i] = runnableNow;
                 }
                 // the watched thread spinning keeps the compilers low: that is what lowering is for
                 starvedPolls = starving && !ThreadIds.onCpu(watched) ? starvedPolls + 1 : 0;

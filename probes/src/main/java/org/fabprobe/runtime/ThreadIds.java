@@ -26,9 +26,18 @@ public final class ThreadIds {
 
     /** The same of any thread's or process's schedstat file. */
     public static long runDelayNs(Path schedstat) {
+        return schedstatField(schedstat, 1);
+    }
+
+    /** ns thread {@code tid} has run on a CPU, or -1 if the kernel will not say. */
+    public static long runTimeNs(int tid) {
+        return schedstatField(Path.of("/proc/self/task/" + tid + "/schedstat"), 0);
+    }
+
+    private static long schedstatField(Path schedstat, int field) {
         try {
             String[] fields = new String(Files.readAllBytes(schedstat), StandardCharsets.US_ASCII).trim().split(" ");
-            return fields.length >= 2 ? Long.parseLong(fields[1]) : -1;
+            return fields.length > field ? Long.parseLong(fields[field]) : -1;
         } catch (IOException | RuntimeException e) {
             return -1;
         }

@@ -31,7 +31,7 @@ public final class StarvedCompileChild {
         }
         boolean restored;
         try (CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
-            long end = System.nanoTime() + 60_000_000_000L; // the guard shares the CPUs with the spinners and whatever else runs: 26 s seen beside two busy loops
+            long end = System.nanoTime() + 60_000_000_000L; // a bound far beyond the guard's 200 ms, for a host busy with other work
             while (!lowered.starved() && System.nanoTime() < end) {
                 for (int i = 0; i < 200_000; i++) sink += work(i);
             }
