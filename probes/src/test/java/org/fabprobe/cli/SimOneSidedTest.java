@@ -27,7 +27,8 @@ class SimOneSidedTest {
     @ParameterizedTest
     @ValueSource(strings = {"write", "read", "fetch-add"})
     void recoversTheSetTimesWithin5Percent(String op, @TempDir Path dir) {
-        withRetries(3, () -> check(op, dir));
+        // both halves spin on a loaded 2-core machine: one run in a few is disturbed; a wrong model fails every attempt
+        MethodsOnSimTest.withRetries(3, () -> check(op, dir));
     }
 
     private static void check(String op, Path dir) {
@@ -78,19 +79,6 @@ class SimOneSidedTest {
             for (Process p : busy) {
                 p.destroyForcibly();
                 p.waitFor(5, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /** Both halves spin on a loaded 2-core machine: one run in a few is disturbed; a wrong model fails every attempt. */
-    private static void withRetries(int attempts, Runnable check) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                check.run();
-                return;
-            } catch (AssertionError e) {
-                if (attempt == attempts) throw e;
-                System.err.println("attempt " + attempt + " disturbed, retrying: " + e.getMessage().lines().findFirst().orElse(""));
             }
         }
     }
