@@ -41,21 +41,7 @@ public final class Availability {
                 return names;
             }
         };
-        java.util.function.Supplier<List<OfiProviders.Offer>> offers = new java.util.function.Supplier<>() {
-            List<OfiProviders.Offer> all;
-
-            public List<OfiProviders.Offer> get() {
-                if (all == null) all = OfiProviders.offers();
-                return all;
-            }
-        };
         for (Check c : spec.checks()) {
-            String op = c.figure().op(c.options());
-            if (!op.equals("send") && TransportName.parseOrNull(c.transport()) instanceof TransportName.Ofi o
-                    && asked.add(c.transport() + " --op " + op)) {
-                String problem = oneSidedProblem(c.transport(), o.detail(), op, offers.get());
-                if (problem != null) absent.add(new Absent(c.whereOf("transport"), c.transport(), problem));
-            }
             record Named(String transport, String where) {}
             List<Named> named = new ArrayList<>(List.of(new Named(c.transport(), c.whereOf("transport"))));
             String mpi = c.options().get("mpi"); // mpi_overhead's MPI, completed as SpecReader does
@@ -67,21 +53,6 @@ public final class Availability {
             }
         }
         return List.copyOf(absent);
-    }
-
-    /**
-     * Why libfabric's provider cannot run {@code op} here (its tagged RDM entries lack FI_RMA, or
-     * FI_ATOMIC for an atomic), or null (also when the provider is absent: {@link #problem} says so).
-     */
-    private static String oneSidedProblem(String transport, String provider, String op, List<OfiProviders.Offer> offers) {
-        List<OfiProviders.Offer> entries = offers.stream().filter(x -> x.tagged() && x.endpointType().equals("rdm"))
-                .filter(x -> x.provider().equals(provider) || x.provider().startsWith(provider + ";")).toList();
-        if (entries.isEmpty()) return null;
-        boolean atomic = Figure.ATOMICS.contains(op);
-        if (entries.stream().anyMatch(x -> atomic ? x.atomics() : x.rma())) return null;
-        return "transport '" + transport + "' cannot run --op " + op + " here: libfabric's " + entries.getFirst().provider()
-                + " offers no RDM endpoint with " + (atomic ? "FI_ATOMIC" : "FI_RMA") + "; transports that can: "
-                + org.fabprobe.transport.Transports.ONE_SIDED_TRANSPORTS;
     }
 
     /** Why {@code transport} is not offered here, or null ({@code ofi}: libfabric's tagged RDM providers, if asked). */

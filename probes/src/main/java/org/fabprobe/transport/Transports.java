@@ -46,8 +46,7 @@ public final class Transports {
 
     /** The transports that can do one-sided operations, for a refusal's one line. */
     public static final String ONE_SIDED_TRANSPORTS = "ucx:posix, ucx:cma, ucx:tcp (emulated by UCX), ofi: providers"
-            + " with FI_RMA and FI_ATOMIC (ofi:shm, ofi:udp, ofi:sockets; ofi:tcp has FI_RMA only; see providers' ops),"
-            + " mpi:openmpi/..., mpi:mpich/... (MPI windows), and sim:";
+            + " with FI_RMA and FI_ATOMIC (ofi:shm, ofi:tcp), mpi:openmpi/..., mpi:mpich/... (MPI windows), and sim:";
 
     /** Refuses, with exit 3 and one line, a transport family that has no one-sided operations. */
     public static void checkOneSided(String name, Op op) {

@@ -43,7 +43,7 @@ class ProvidersTest {
     }
 
     /**
-     * The ops column and field: libfabric's caps (shm has FI_RMA and FI_ATOMIC here, tcp;ofi_rxm FI_RMA only), UCP
+     * The ops column and field: libfabric's caps (shm and tcp have FI_RMA and FI_ATOMIC here), UCP
      * offers every op over every transport and says where it emulates them (tcp), Open MPI's osc
      * per selection. Each row's one_sided says who must progress.
      */
