@@ -18,7 +18,9 @@ import org.fabprobe.result.ProvidersDocument.Offer;
 import org.fabprobe.result.ProvidersDocument.Transport;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.mpi.MpiSelection;
+import org.fabprobe.transport.Op;
 import org.fabprobe.transport.ofi.OfiProviders;
+import org.fabprobe.transport.ofi.OfiTransport;
 import org.fabprobe.transport.ucx.UcxSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,9 +81,7 @@ final class ProvidersCommand implements Callable<Integer> {
             OfiProviders.Offer first = group.getFirst(); // the entry fi_getinfo prefers: what ofi:NAME opens
             List<String> addresses = new ArrayList<>(new java.util.LinkedHashSet<>(
                     group.stream().map(OfiProviders.Offer::fabric).filter(f -> !f.equals(first.domain())).toList()));
-            List<String> ops = new ArrayList<>(List.of("send"));
-            if (first.rma()) ops.addAll(List.of("write", "read"));
-            if (first.atomics()) ops.add("atomics");
+            List<String> ops = ofiOps(first.provider());
             String oneSided = ops.size() == 1 ? "" : switch (first.dataProgress()) {
                 case "auto" -> "data progress auto: no target CPU";
                 case "manual" -> "data progress manual: the target must call libfabric";
@@ -92,6 +92,23 @@ final class ProvidersCommand implements Callable<Integer> {
                     first.provider().contains(";") ? first.provider() : "", ops, oneSided));
         }
         return rows;
+    }
+
+    private static final Map<String, List<String>> OFI_OPS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What a provider's tagged RDM endpoints can run, asked as opening them asks (fi_getinfo with
+     * the op's caps): the caps fi_getinfo lists without hints leave out what a utility provider
+     * adds on request (tcp;ofi_rxm lists no FI_ATOMIC, yet runs atomics).
+     */
+    static List<String> ofiOps(String provider) {
+        return OFI_OPS.computeIfAbsent(provider, p -> {
+            List<String> ops = new ArrayList<>(List.of("send"));
+            if (OfiTransport.offers(p, Op.WRITE)) ops.add("write");
+            if (OfiTransport.offers(p, Op.READ)) ops.add("read");
+            if (OfiTransport.offers(p, Op.FETCH_ADD)) ops.add("atomics");
+            return List.copyOf(ops);
+        });
     }
 
     /**

@@ -56,6 +56,7 @@ class ProvidersTest {
         for (Object t : (List<?>) doc.get("transports")) rows.putIfAbsent((String) ((Map<?, ?>) t).get("transport"), (Map<?, ?>) t);
         assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:shm").get("ops"), rows.get("ofi:shm")::toString);
         assertTrue(((String) rows.get("ofi:tcp").get("one_sided")).startsWith("data progress "), rows.get("ofi:tcp")::toString);
+        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:tcp").get("ops"), rows.get("ofi:tcp")::toString);
         assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ucx:tcp").get("ops"));
         assertTrue(((String) rows.get("ucx:tcp").get("one_sided")).startsWith("emulated by UCX"), rows.get("ucx:tcp")::toString);
         assertTrue(((String) rows.get("ucx:posix").get("one_sided")).startsWith("native"), rows.get("ucx:posix")::toString);
