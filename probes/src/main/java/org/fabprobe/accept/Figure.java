@@ -28,12 +28,23 @@ public enum Figure {
     /** matrix: the number of outlier pairs and hosts. */
     MATRIX_OUTLIERS("matrix", List.of("procs"), List.of("mode", "of", "size", "threshold")),
     /** matrix: the worst pair's figure over the median pair's (half-RTT: worst = slowest; bandwidth: the median over the worst). */
-    MATRIX_WORST_RATIO("matrix", List.of("procs", "of"), List.of("mode", "size", "threshold"));
+    MATRIX_WORST_RATIO("matrix", List.of("procs", "of"), List.of("mode", "size", "threshold")),
+    /** pingpong --op write: median half round trip of RDMA writes at {@code size}, the target polling its memory. */
+    WRITE_LATENCY("pingpong", List.of("size"), List.of("reps")),
+    /** pingpong --op read: median latency of one read of {@code size}. */
+    READ_LATENCY("pingpong", List.of("size"), List.of("reps")),
+    /** pingpong --op fetch-add (or {@code op}: cswap): median latency of one atomic on a 64-bit word. */
+    ATOMIC_LATENCY("pingpong", List.of(), List.of("op", "reps")),
+    /** bandwidth --op write: streaming bandwidth of windows of RDMA writes at {@code size}. */
+    WRITE_BANDWIDTH("bandwidth", List.of("size"), List.of("window", "reps")),
+    /** register: median time to register {@code size} (pages: fresh, never touched, or reused: the same buffer again). */
+    REGISTRATION("register", List.of("size"), List.of("pages", "reps"));
 
     /** Keys every check has; name, figure, transport, reference and unit are required, lower and upper are optional (unbounded). */
     public static final List<String> COMMON_KEYS = List.of("name", "figure", "transport", "reference", "lower", "upper", "unit");
 
     public static final Set<String> PARAMETERS = Set.of("L", "o_s", "o_r", "g", "G");
+    public static final Set<String> ATOMICS = Set.of("fetch-add", "cswap");
     public static final Set<String> OPERATIONS = Set.of("bcast", "gather", "scatter", "allgather", "alltoall", "barrier",
             "reduce", "scan");
 
@@ -62,6 +73,16 @@ public enum Figure {
         return String.join(", ", java.util.Arrays.stream(values()).map(Figure::key).toList());
     }
 
+    /** The --op of its pingpong or bandwidth run: send for the two-sided figures. */
+    public String op(java.util.Map<String, String> options) {
+        return switch (this) {
+            case WRITE_LATENCY, WRITE_BANDWIDTH -> "write";
+            case READ_LATENCY -> "read";
+            case ATOMIC_LATENCY -> options.getOrDefault("op", "fetch-add");
+            default -> "send";
+        };
+    }
+
     /** Whether the figure can be below 0: only MPI - raw, a difference; times, bandwidths, counts and ratios cannot. */
     public boolean canBeNegative() {
         return this == MPI_OVERHEAD;
@@ -75,8 +96,8 @@ public enum Figure {
     /** The dimension of the figure for a check with these keys (G is per byte, the rest of LogGP time). */
     public Dimension dimension(java.util.Map<String, String> options) {
         return switch (this) {
-            case HALF_RTT, COLLECTIVE_T0 -> Dimension.TIME;
-            case PINGPONG_BANDWIDTH, BANDWIDTH, MULTIPAIR_RAW_BANDWIDTH -> Dimension.BANDWIDTH;
+            case HALF_RTT, COLLECTIVE_T0, WRITE_LATENCY, READ_LATENCY, ATOMIC_LATENCY, REGISTRATION -> Dimension.TIME;
+            case PINGPONG_BANDWIDTH, BANDWIDTH, MULTIPAIR_RAW_BANDWIDTH, WRITE_BANDWIDTH -> Dimension.BANDWIDTH;
             case PARAMETER, MPI_OVERHEAD -> "G".equals(options.get("parameter")) ? Dimension.PER_BYTE : Dimension.TIME;
             case MATRIX_OUTLIERS -> Dimension.COUNT;
             case MATRIX_WORST_RATIO -> Dimension.RATIO;

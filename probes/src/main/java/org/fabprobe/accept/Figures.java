@@ -14,6 +14,7 @@ import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.result.RegisterDocument;
 import org.fabprobe.result.ResultJson;
 
 /**
@@ -55,6 +56,7 @@ public final class Figures {
             case "collectives" -> ResultJson.read(json, CollectivesDocument.class);
             case "multipair" -> ResultJson.tree(json);
             case "matrix" -> ResultJson.read(json, MatrixDocument.class);
+            case "register" -> ResultJson.read(json, RegisterDocument.class);
             default -> throw new IllegalArgumentException("no document for " + command);
         };
     }
@@ -62,23 +64,27 @@ public final class Figures {
     public static Reading read(Check c, Object document) {
         var o = c.options();
         return switch (c.figure()) {
-            case HALF_RTT -> {
-                PingPongDocument.Size s = pingPongSize((PingPongDocument) document, SizeList.size(o.get("size")));
-                yield new Reading(s.halfRttNs().median(), s.medianCi95Ns(), human(s.sizeBytes()));
+            case HALF_RTT, WRITE_LATENCY, READ_LATENCY, ATOMIC_LATENCY -> {
+                long size = c.figure() == Figure.ATOMIC_LATENCY ? 8 : SizeList.size(o.get("size"));
+                PingPongDocument.Size s = pingPongSize((PingPongDocument) document, size);
+                String op = c.figure().op(o);
+                yield new Reading(s.halfRttNs().median(), s.medianCi95Ns(), (op.equals("send") ? "" : op + ", ") + human(s.sizeBytes()));
             }
             case PINGPONG_BANDWIDTH -> {
                 PingPongDocument.Size s = pingPongSize((PingPongDocument) document, SizeList.size(o.get("size")));
                 yield bandwidth(s.bandwidthMbS(), s.halfRttNs().median(), s.medianCi95Ns(), human(s.sizeBytes()));
             }
-            case BANDWIDTH -> {
+            case BANDWIDTH, WRITE_BANDWIDTH -> {
                 long size = SizeList.size(o.get("size"));
                 BandwidthDocument.Size s = ((BandwidthDocument) document).sizes().stream()
                         .filter(x -> x.sizeBytes() == size).findFirst()
                         .orElseThrow(() -> new Missing("no size " + size + " B in the bandwidth run"));
                 // the document's interval is the mean window time's: wider than the median's where a few
                 // windows were disturbed, so a conservative uncertainty for size x window / median
-                yield bandwidth(s.bandwidthMbS(), s.windowNs().median(), s.windowNs().ci95(), human(size) + " x " + s.window());
+                yield bandwidth(s.bandwidthMbS(), s.windowNs().median(), s.windowNs().ci95(), (c.figure() == Figure.WRITE_BANDWIDTH ? "write, " : "") + human(size) + " x " + s.window());
             }
+            case REGISTRATION -> registration((RegisterDocument) document, SizeList.size(o.get("size")),
+                    "reused".equals(o.get("pages")));
             case PARAMETER -> {
                 MethodDocument d = (MethodDocument) document;
                 long at = at(o, d.parameters().isEmpty() ? 0 : d.parameters().getFirst().fromBytes());
@@ -102,6 +108,19 @@ public final class Figures {
             case MATRIX_OUTLIERS -> matrixOutliers((MatrixDocument) document, o.get("of"));
             case MATRIX_WORST_RATIO -> matrixWorstRatio((MatrixDocument) document, o.get("of"));
         };
+    }
+
+    /**
+     * The median time to register one buffer of {@code size}: on fresh pages, or (reused) the same
+     * buffer again, where a registration cache can answer. Its interval is the one register reports
+     * beside the median (of the mean: wider than the median's where a few samples ran long).
+     */
+    private static Reading registration(RegisterDocument d, long size, boolean reused) {
+        RegisterDocument.Size s = d.sizes().stream().filter(x -> x.sizeBytes() == size).findFirst()
+                .orElseThrow(() -> new Missing("no size " + size + " B in the register run"));
+        RegisterDocument.Stats t = reused ? s.registerNs() : s.firstRegisterNs();
+        return new Reading(t.median(), t.ci95(), human(size) + (reused ? ", reused pages" : ", fresh pages")
+                + (d.registrationCache().active() ? " (registration cache active)" : ""));
     }
 
     /**

@@ -29,8 +29,11 @@ public final class Plan {
             Map<String, String> o = c.options();
             String command = c.command();
             List<String> shared = switch (c.figure()) { // what must be equal to share a run
-                case HALF_RTT, PINGPONG_BANDWIDTH -> List.of(o.getOrDefault("reps", "1000"));
-                case BANDWIDTH -> List.of(o.getOrDefault("window", "64"), o.getOrDefault("reps", "100"));
+                case HALF_RTT, PINGPONG_BANDWIDTH, WRITE_LATENCY, READ_LATENCY, ATOMIC_LATENCY ->
+                        List.of(o.getOrDefault("reps", "1000"), c.figure().op(o));
+                case BANDWIDTH, WRITE_BANDWIDTH -> List.of(o.getOrDefault("window", "64"), o.getOrDefault("reps", "100"),
+                        c.figure().op(o));
+                case REGISTRATION -> List.of(o.getOrDefault("reps", "10"));
                 case PARAMETER -> List.of(o.get("sizes"), o.getOrDefault("adaptive_limit", ""));
                 case MPI_OVERHEAD -> List.of(o.get("mpi"), o.getOrDefault("method", "plogp"), o.get("sizes"),
                         o.getOrDefault("calls", "nonblocking"));
@@ -44,6 +47,7 @@ public final class Plan {
             Group g = groups.computeIfAbsent(key, k -> new Group(command, c.transport(), c));
             g.checks.add(c);
             if (o.containsKey("size")) g.sizes.add(SizeList.size(o.get("size")));
+            if (c.figure() == Figure.ATOMIC_LATENCY) g.sizes.add(8L); // an atomic's operand
             if (o.containsKey("operation")) g.operations.add(o.get("operation"));
             if (o.containsKey("procs")) g.procs.add(Integer.parseInt(o.get("procs")));
         }
@@ -77,10 +81,17 @@ public final class Plan {
         List<String> args(Spec spec) {
             Map<String, String> o = first.options();
             List<String> a = new ArrayList<>(List.of(command, "-t", transport));
+            String op = first.figure().op(o); // two-sided runs keep the command lines they had before --op
             switch (command) {
-                case "pingpong" -> a.addAll(List.of("-s", join(sizes), "-n", o.getOrDefault("reps", "1000")));
-                case "bandwidth" -> a.addAll(List.of("-s", join(sizes), "-w", o.getOrDefault("window", "64"),
-                        "-n", o.getOrDefault("reps", "100")));
+                case "pingpong" -> {
+                    a.addAll(List.of("-s", join(sizes), "-n", o.getOrDefault("reps", "1000")));
+                    if (!op.equals("send")) a.addAll(List.of("--op", op));
+                }
+                case "bandwidth" -> {
+                    a.addAll(List.of("-s", join(sizes), "-w", o.getOrDefault("window", "64"), "-n", o.getOrDefault("reps", "100")));
+                    if (!op.equals("send")) a.addAll(List.of("--op", op));
+                }
+                case "register" -> a.addAll(List.of("-s", join(sizes), "-n", o.getOrDefault("reps", "10")));
                 case "plogp", "loggp" -> {
                     a.addAll(List.of("-s", o.get("sizes")));
                     if (o.containsKey("adaptive_limit")) a.addAll(List.of("--adaptive-limit", o.get("adaptive_limit")));
@@ -111,8 +122,8 @@ public final class Plan {
                 a.addAll(List.of("--peer", spec.peer()));
                 if (spec.secretFile() != null) a.addAll(List.of("--secret-file", spec.secretFile()));
             }
-            // matrix has no progress line; multipair's runs recorded before it had --quiet match without it
-            a.addAll(command.equals("matrix") || command.equals("multipair") ? List.of("--json", "-") : List.of("--json", "-", "--quiet"));
+            // matrix and register have no progress line; multipair's runs recorded before it had --quiet match without it
+            a.addAll(List.of("matrix", "multipair", "register").contains(command) ? List.of("--json", "-") : List.of("--json", "-", "--quiet"));
             return List.copyOf(a);
         }
 

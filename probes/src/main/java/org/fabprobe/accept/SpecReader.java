@@ -136,6 +136,9 @@ public final class SpecReader {
         if (figure == Figure.MPI_OVERHEAD && (mpi || sim)) {
             throw new SpecException(where(transportNode), "mpi_overhead: transport names the raw transport (ofi: or ucx:); the MPI goes in mpi:");
         }
+        if (figure == Figure.REGISTRATION && (mpi || sim)) {
+            throw new SpecException(where(transportNode), "registration is measured on ofi: or ucx: (fabprobe register), not '" + transport + "'");
+        }
         if (peer && (mpi || figure == Figure.MPI_OVERHEAD || sim)) {
             throw new SpecException(where(transportNode), "peer: measures raw ofi:/ucx: transports against a mirror by hand;"
                     + " '" + transport + "' (" + figure.key() + ") would run on this machine alone");
@@ -292,6 +295,12 @@ public final class SpecReader {
                     String name = "mpi:" + (value.contains("/") ? value : value + "/" + transport);
                     String problem = transportProblem(name);
                     if (problem != null) return problem;
+                }
+                case "op" -> {
+                    if (!Figure.ATOMICS.contains(value)) return "fetch-add or cswap, not '" + value + "'";
+                }
+                case "pages" -> {
+                    if (!value.equals("fresh") && !value.equals("reused")) return "fresh or reused, not '" + value + "'";
                 }
                 case "mode" -> {
                     if (!value.equals("serial") && !value.equals("parallel")) return "serial or parallel, not '" + value + "'";

@@ -68,6 +68,7 @@ final class RegisterCommand implements Callable<Integer> {
         }
         RunFacts<RegisterDocument.Settings> run = RunFacts.of("register", transport, transportFacts,
                 new RegisterDocument.Settings(SizeList.asList(sizeList), repetitions), startedAt);
+        if (Delivery.handOver(RegisterReport.document(run, cache, rows, wallSeconds))) return 0; // accept measures in process
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
         if (!machineReadableOnStdout) System.out.print(RegisterReport.table(run, cache, rows, wallSeconds));
         if (json != null) Output.write(json, ResultJson.write(RegisterReport.document(run, cache, rows, wallSeconds)));

@@ -112,8 +112,14 @@ public final class Plots {
             rttFits.addSeries(curve(label, h.fromBytes(), h.toBytes(), n -> tNs.applyAsDouble(n) / 1e3));
             bwFits.addSeries(curve(label, h.fromBytes(), h.toBytes(), n -> n * 1e3 / tNs.applyAsDouble(n)));
         }
-        JFreeChart top = xy(title(d, "half round-trip time"), sizeAxis("message size"),
-                logAxis("half round-trip time (µs)"), rtt, rttFits);
+        String op = d.header().settings().op() == null ? "send" : d.header().settings().op();
+        String timed = switch (op) { // what the times are: one-sided reads and atomics are whole operations
+            case "send" -> "half round-trip time";
+            case "write" -> "RDMA-write half round-trip time";
+            default -> "latency of one " + op;
+        };
+        JFreeChart top = xy(title(d, timed), sizeAxis("message size"),
+                logAxis(timed + " (µs)"), rtt, rttFits);
         zero.forEach(z -> top.addSubtitle(subtitle(z)));
         JFreeChart bottom = xy("bandwidth", sizeAxis("message size"), logAxis("bandwidth (MB/s, 10^6 B/s)"), bw, bwFits);
         return List.of(top, bottom);
@@ -131,7 +137,9 @@ public final class Plots {
             if (s.sizeBytes() > 0) rate.add(s.sizeBytes(), msgs / t.median() / 1e6, msgs / t.p99() / 1e6, msgs / t.min() / 1e6);
             window = s.window();
         }
-        JFreeChart top = xy(title(d, "streaming bandwidth, windows of " + window + " messages"), sizeAxis("message size"),
+        String op = d.header().settings().op();
+        JFreeChart top = xy(title(d, "streaming bandwidth, windows of " + window
+                        + (op == null || op.equals("send") ? " messages" : " " + op + "s")), sizeAxis("message size"),
                 logAxis("bandwidth (MB/s, 10^6 B/s)"), bw, null);
         JFreeChart bottom = xy("message rate", sizeAxis("message size"), logAxis("message rate (10^6 messages/s)"), rate, null);
         return List.of(top, bottom);

@@ -175,6 +175,49 @@ class AcceptPiecesTest {
     }
 
     @Test
+    void oneSidedFiguresRunTheirOpAndShareRunsOnlyWithTheSameOp() throws Exception {
+        Spec spec = read("""
+                system: s
+                checks:
+                  - {name: a, figure: half_rtt, transport: ofi:shm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: b, figure: write_latency, transport: ofi:shm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: c, figure: write_latency, transport: ofi:shm, size: 4K, reference: 1, upper: 1, unit: us}
+                  - {name: d, figure: read_latency, transport: ofi:shm, size: 8, reference: 1, upper: 1, unit: us}
+                  - {name: e, figure: atomic_latency, transport: ofi:shm, reference: 1, upper: 1, unit: us}
+                  - {name: f, figure: atomic_latency, transport: ofi:shm, op: cswap, reference: 1, upper: 1, unit: us}
+                  - {name: g, figure: write_bandwidth, transport: ofi:shm, size: 1M, reference: 1, lower: -0.5, unit: GB/s}
+                  - {name: h, figure: registration, transport: ofi:shm, size: 1M, reference: 1, upper: 1, unit: us}
+                  - {name: i, figure: registration, transport: ofi:shm, size: 4K, pages: reused, reference: 1, upper: 1, unit: us}
+                """);
+        List<Plan.Measurement> plan = Plan.of(spec);
+        assertEquals(7, plan.size(), plan::toString);
+        assertEquals(List.of("pingpong", "-t", "ofi:shm", "-s", "8", "-n", "1000", "--json", "-", "--quiet"), plan.get(0).args());
+        assertEquals(List.of("pingpong", "-t", "ofi:shm", "-s", "8,4096", "-n", "1000", "--op", "write", "--json", "-", "--quiet"),
+                plan.get(1).args());
+        assertEquals(List.of("b", "c"), plan.get(1).checks().stream().map(Check::name).toList());
+        assertTrue(plan.get(2).commandLine().contains("--op read"), plan.get(2)::commandLine);
+        assertEquals(List.of("pingpong", "-t", "ofi:shm", "-s", "8", "-n", "1000", "--op", "fetch-add", "--json", "-", "--quiet"),
+                plan.get(3).args());
+        assertTrue(plan.get(4).commandLine().contains("--op cswap"), plan.get(4)::commandLine);
+        assertTrue(plan.get(5).commandLine().startsWith("bandwidth -t ofi:shm -s 1048576 -w 64 -n 100 --op write"), plan.get(5)::commandLine);
+        assertEquals(List.of("register", "-t", "ofi:shm", "-s", "4096,1048576", "-n", "10", "--json", "-"), plan.get(6).args());
+        assertEquals(List.of("h", "i"), plan.get(6).checks().stream().map(Check::name).toList());
+
+        SpecException e = assertThrows(SpecException.class, () -> read("""
+                system: s
+                checks:
+                  - {name: a, figure: registration, transport: 'sim:L=1us', size: 8, reference: 1, upper: 1, unit: us}
+                """));
+        assertTrue(e.getMessage().contains("registration is measured on ofi: or ucx:"), e.getMessage());
+        e = assertThrows(SpecException.class, () -> read("""
+                system: s
+                checks:
+                  - {name: a, figure: atomic_latency, transport: ofi:shm, op: swap, reference: 1, upper: 1, unit: us}
+                """));
+        assertTrue(e.getMessage().contains("op: fetch-add or cswap, not 'swap'"), e.getMessage());
+    }
+
+    @Test
     void matrixChecksOnOneSettingShareOneMatrixRun() throws Exception {
         Spec spec = read("""
                 system: s

@@ -38,8 +38,39 @@ class ProvidersTest {
         CliRun json = CliRun.of("providers", "--json", "-");
         assertEquals(0, json.exitCode(), json::toString);
         Map<String, Object> doc = Schemas.validated(json.out());
-        assertEquals("fabprobe.providers/1", doc.get("schema"));
+        assertEquals("fabprobe.providers/2", doc.get("schema"));
         assertFalse(((List<?>) ((Map<?, ?>) doc.get("libfabric")).get("offers")).isEmpty());
+    }
+
+    /**
+     * The ops column and field: libfabric's caps (shm and tcp have FI_RMA and FI_ATOMIC here), UCP
+     * offers every op over every transport and says where it emulates them (tcp), Open MPI's osc
+     * per selection. Each row's one_sided says who must progress.
+     */
+    @Test
+    void opsSayWhatEachTransportOffersAndWhoMustProgress() {
+        CliRun json = CliRun.of("providers", "--json", "-");
+        assertEquals(0, json.exitCode(), json::toString);
+        Map<String, Object> doc = Schemas.validated(json.out());
+        Map<String, Map<?, ?>> rows = new java.util.HashMap<>();
+        for (Object t : (List<?>) doc.get("transports")) rows.putIfAbsent((String) ((Map<?, ?>) t).get("transport"), (Map<?, ?>) t);
+        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:shm").get("ops"), rows.get("ofi:shm")::toString);
+        assertTrue(((String) rows.get("ofi:tcp").get("one_sided")).startsWith("data progress "), rows.get("ofi:tcp")::toString);
+        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:tcp").get("ops"), rows.get("ofi:tcp")::toString);
+        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ucx:tcp").get("ops"));
+        assertTrue(((String) rows.get("ucx:tcp").get("one_sided")).startsWith("emulated by UCX"), rows.get("ucx:tcp")::toString);
+        assertTrue(((String) rows.get("ucx:posix").get("one_sided")).startsWith("native"), rows.get("ucx:posix")::toString);
+        assertTrue(((String) rows.get("mpi:openmpi/ob1:vader").get("one_sided")).startsWith("osc sm; native"),
+                rows.get("mpi:openmpi/ob1:vader")::toString);
+        assertTrue(((String) rows.get("mpi:openmpi/ob1:tcp").get("one_sided")).startsWith("osc pt2pt; emulated"),
+                rows.get("mpi:openmpi/ob1:tcp")::toString);
+        for (Object o : (List<?>) ((Map<?, ?>) doc.get("libfabric")).get("offers")) {
+            Map<?, ?> offer = (Map<?, ?>) o;
+            if (offer.get("provider").equals("shm")) assertEquals(Boolean.TRUE, offer.get("rma"), offer::toString);
+        }
+        CliRun table = CliRun.of("providers");
+        assertTrue(table.out().lines().anyMatch(l -> l.startsWith("ucx:tcp ") && l.contains("send,write,read,atomics")
+                && l.contains("one-sided emulated by UCX")), table::toString);
     }
 
     @Test

@@ -71,6 +71,20 @@ class PlotsTest {
                 "half round-trip time (µs), log scale", "bandwidth (MB/s, 10^6 B/s), log scale", "Hockney 1 KiB..");
     }
 
+    /** One-sided runs say what their times are: a read's latency is one read, not half a round trip; CSV rows too. */
+    @Test
+    void oneSidedRunsNameTheirOpInPictureAndCsv() throws Exception {
+        Path file = dir.resolve("read.svg"), csv = dir.resolve("read.csv");
+        assertEquals(0, run("pingpong", "--op", "read", "-t", SIM, "-s", "1K..4K", "-n", "50", "--warmup", "5",
+                "--plot", file.toString(), "--csv", csv.toString()));
+        assertSvg(file, "fabprobe pingpong: latency of one read", "latency of one read (µs), log scale");
+        assertEquals(4, Files.readAllLines(csv).size(), () -> "a header and 3 sizes: " + csv);
+        Path bw = dir.resolve("write-bandwidth.svg");
+        assertEquals(0, run("bandwidth", "--op", "write", "-t", SIM, "-s", "1K,64K", "-w", "8", "-n", "10", "--warmup", "2",
+                "--plot", bw.toString()));
+        assertSvg(bw, "streaming bandwidth, windows of 8 writes");
+    }
+
     @Test
     void bandwidthAndMessageRate() throws Exception {
         Path file = dir.resolve("bandwidth.svg");

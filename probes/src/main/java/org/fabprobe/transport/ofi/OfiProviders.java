@@ -22,9 +22,14 @@ import org.fabprobe.transport.TcpFacts;
 public final class OfiProviders {
     private OfiProviders() {}
 
-    /** One fi_info entry, flattened. */
+    /**
+     * One fi_info entry, flattened. rma, atomics: its caps hold FI_RMA, FI_ATOMIC; dataProgress:
+     * the domain's data progress (auto: the provider moves data without the application's calls;
+     * manual: only inside them, so a one-sided target must call libfabric).
+     */
     public record Offer(String provider, String fabric, String domain, String endpointType,
-                        String mrMode, long injectSize, long maxMessageSize, boolean tagged) {}
+                        String mrMode, long injectSize, long maxMessageSize, boolean tagged, boolean rma, boolean atomics,
+                        String dataProgress) {}
 
     /** libfabric's version as "major.minor". */
     public static String libraryVersion() {
@@ -88,7 +93,15 @@ public final class OfiProviders {
         return new Offer(string(fi_fabric_attr.prov_name(fabricAttr)), string(fi_fabric_attr.name(fabricAttr)),
                 string(fi_domain_attr.name(domainAttr)), endpointType(fi_ep_attr.type(epAttr)),
                 mrModeNames(fi_domain_attr.mr_mode(domainAttr)), fi_tx_attr.inject_size(txAttr),
-                fi_ep_attr.max_msg_size(epAttr), (fi_info.caps(info) & FI_TAGGED()) != 0);
+                fi_ep_attr.max_msg_size(epAttr), (fi_info.caps(info) & FI_TAGGED()) != 0,
+                (fi_info.caps(info) & FI_RMA()) != 0, (fi_info.caps(info) & FI_ATOMIC()) != 0,
+                progressName(fi_domain_attr.data_progress(domainAttr)));
+    }
+
+    static String progressName(int progress) {
+        if (progress == FI_PROGRESS_AUTO()) return "auto";
+        if (progress == FI_PROGRESS_MANUAL()) return "manual";
+        return "unspec";
     }
 
     private static String string(MemorySegment p) {
