@@ -92,6 +92,7 @@ public final class StateSplit {
 
     /** The two passes' medians if the shift between them stands out of the run's ({@code center}, {@code sigma}); else null. */
     static States differ(Passes p, double center, double sigma) {
+        if (p.first().length == 0 || p.repeat().length == 0) return null;
         double first = median(p.first()), repeat = median(p.repeat());
         double shift = Math.log(repeat / first) - center;
         double low = Math.min(first, repeat), high = Math.max(first, repeat);

@@ -83,6 +83,9 @@ class StateSplitTest {
         // the same size, not judged (a disturbed pass), or among too few sizes to know the scatter: no state
         run.set(20, new StateSplit.Passes(16384, new double[] {22_500}, new double[] {20_300}, false));
         assertTrue(StateSplit.judge(run).states().isEmpty());
+        // a pass without a kept batch is no state, and no failure
+        run.set(20, new StateSplit.Passes(16384, new double[] {22_500}, new double[0], true));
+        assertTrue(StateSplit.judge(run).states().isEmpty());
         assertTrue(StateSplit.judge(java.util.List.of(new StateSplit.Passes(1, new double[] {15_000}, new double[] {15_100}, true),
                 new StateSplit.Passes(16384, new double[] {22_500}, new double[] {20_300}, true))).states().isEmpty());
     }
