@@ -241,6 +241,21 @@ public final class PLogPMethod {
         boolean steady = !drifted(sampler.sampleOne(reps -> probe.roundTrip(0, 0, reps).rttNs()), rtt0);
         if (!steady) notes.add("repeat pass: the 0 B round trip had moved by its end (the host changed speed); sizes"
                 + " not judged for two steady states");
+        // every size's shift between the passes counts in the run's scatter, unless its kept values are disturbed
+        List<StateSplit.Passes> passes = new ArrayList<>();
+        for (SizeParams p : sizes) {
+            Sampled again = repeats.get(p.size());
+            if (again == null || p.rtt().disturbed() || again.disturbed()) continue;
+            passes.add(new StateSplit.Passes(p.size(), p.rtt().batchMedians(), again.batchMedians(),
+                    p.rtt().disturbedBatches() == 0 && again.disturbedBatches() == 0));
+        }
+        StateSplit.Judgement judgement = StateSplit.judge(passes);
+        java.util.Map<Long, StateSplit.Verdict> states = steady ? judgement.states() : java.util.Map.of();
+        if (steady && !judgement.compared() && Double.isFinite(judgement.scatter())) {
+            notes.add(String.format(java.util.Locale.ROOT, "repeat pass: the round trips moved by %+.1f %% (median over the"
+                    + " sizes) between the passes (the host changed speed); the passes not compared for two steady"
+                    + " states", 100 * Math.expm1(judgement.commonShift())));
+        }
         List<SizeParams> out = new ArrayList<>();
         for (SizeParams p : sizes) {
             Sampled again = repeats.get(p.size());
@@ -248,7 +263,7 @@ public final class PLogPMethod {
                 out.add(p);
                 continue;
             }
-            String note = steady ? stateNote(p.size(), p.rtt(), again) : null;
+            String note = stateNote(p.size(), p.rtt(), again, states.get(p.size()));
             if (note != null) notes.add(note);
             out.add(new SizeParams(p.size(), p.sendOverhead(), p.recvOverhead(), p.rtt(), p.gap(), p.saturatedGap(),
                     p.origin(), again, note != null));
@@ -256,23 +271,16 @@ public final class PLogPMethod {
         return out;
     }
 
-    /**
-     * The note for a size whose round trip read two states, between the passes or across the
-     * batches; else null. Only undisturbed passes count.
-     */
-    static String stateNote(long size, Sampled first, Sampled again) {
-        // a pass with disturbed batches differs by the disturbance (flagged as such), not by a state
-        if (first.disturbedBatches() > 0 || again.disturbedBatches() > 0) return null;
-        StateSplit.States passes = StateSplit.differ(first.median(), again.median());
-        if (passes != null) {
+    /** The note for a size whose round trip read two states ({@code verdict}), between the passes or across the batches; else null. */
+    static String stateNote(long size, Sampled first, Sampled again, StateSplit.Verdict verdict) {
+        if (verdict == null) return null;
+        if (verdict.betweenPasses()) {
             return String.format(java.util.Locale.ROOT, "%ssize %d B: RTT read %.3f µs in the first pass and %.3f µs in"
-                    + " the repeat (another order of sizes before it): two steady states, its g(m) and o_s hold the first",
-                    STATE_NOTE, size, first.value() / 1e3, again.value() / 1e3);
+                    + " the repeat (another order of sizes before it), beyond the run's own pass-to-pass scatter: two"
+                    + " steady states, its g(m) and o_s hold the first", STATE_NOTE, size, first.value() / 1e3,
+                    again.value() / 1e3);
         }
-        double[] batches = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(first.batchMedians()),
-                java.util.Arrays.stream(again.batchMedians())).toArray();
-        StateSplit.States split = StateSplit.bimodal(batches);
-        if (split == null) return null;
+        StateSplit.States split = verdict.states();
         return String.format(java.util.Locale.ROOT, "%ssize %d B: RTT bimodal across its batches, %d read %.3f µs and"
                 + " %d read %.3f µs: two steady states, its g(m) and o_s hold their median", STATE_NOTE, size,
                 split.lowCount(), split.low() / 1e3, split.highCount(), split.high() / 1e3);
