@@ -163,6 +163,24 @@ public final class Sampler {
     /** How notes about disturbed values start; the reports raise a flag for them. */
     public static final String DISTURBED_NOTE = "disturbed: ";
 
+    /**
+     * The note for overheads whose median is 0: every interval loses the clock's read cost
+     * (TICK1) and is clamped at 0, so a 0 is that clamp (a read cost inflated by a disturbed
+     * calibration, or an overhead shorter than one clock read), never a measurement. Null if none is 0.
+     */
+    public static String clampedNote(String what, double readCostNs, Sampled... overheads) {
+        for (Sampled s : overheads) {
+            if (s != null && s.summary() != null && s.summary().count() > 0 && s.value() == 0) {
+                return String.format(java.util.Locale.ROOT, "%s%s: 0 is the clamp at the clock's read cost (%.1f ns,"
+                        + " subtracted from every interval), not a measurement", CLAMPED_NOTE, what, readCostNs);
+            }
+        }
+        return null;
+    }
+
+    /** How notes about overheads clamped to 0 start; the reports raise a flag for them. */
+    public static final String CLAMPED_NOTE = "clamped: ";
+
     /** The note on batches measured again, or null. */
     public String discardedNote() {
         return discarded == 0 ? null : discarded + " disturbed batches (a timing thread kept from its CPU or the emulator late) were"

@@ -198,9 +198,10 @@ public final class PingPong {
                         Disturbances.Reading.FIELDS), 0);
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
                 // the warm-up round trips and the closing one are not timed one by one
-                double gapNs = gapNs(wallMs[i] * 1e6, ticks, warmup + 1, cpuWaitMs[i] * 1e6);
+                double[] roundNs = ns(ticks);
+                double gapNs = gapNs(wallMs[i] * 1e6, roundNs, warmup + 1, cpuWaitMs[i] * 1e6);
                 gapMs[i] = gapNs / 1e6;
-                gapStalled[i] = gapStalled(gapNs, ticks, warmup + 1);
+                gapStalled[i] = gapStalled(gapNs, roundNs, warmup + 1);
                 disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]) || gapStalled[i];
                 again = disturbed[i] && remeasured[i] < maxRemeasures;
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
@@ -240,15 +241,15 @@ public final class PingPong {
 
     /**
      * A size's wall time {@code wallNs} that no round accounts for: not its timed rounds
-     * ({@code ticks}, one per round), not its {@code untimedRounds} (warm-up, closing) at the timed
+     * ({@code roundNs}, one per round: a round trip, a window), not its {@code untimedRounds} (warm-up, closing) at the timed
      * rounds' median pace, not the timing threads' wait for a CPU ({@code cpuWaitNs}, both sides
      * summed; negative where unknown, then not subtracted). A stall inside the untimed rounds
      * shows here and in no sample.
      */
-    public static double gapNs(double wallNs, long[] ticks, int untimedRounds, double cpuWaitNs) {
+    public static double gapNs(double wallNs, double[] roundNs, int untimedRounds, double cpuWaitNs) {
         double timedNs = 0;
-        for (long tick : ticks) timedNs += Clock.toNs(tick);
-        return wallNs - timedNs - untimedRounds * medianRoundNs(ticks) - Math.max(cpuWaitNs, 0);
+        for (double ns : roundNs) timedNs += ns;
+        return wallNs - timedNs - untimedRounds * median(roundNs) - Math.max(cpuWaitNs, 0);
     }
 
     /**
@@ -257,15 +258,22 @@ public final class PingPong {
      * in all, so that they took more than twice their expectation. Cold first rounds (a large
      * buffer's first touch, a rendezvous set up) cost milliseconds, not tens of them.
      */
-    public static boolean gapStalled(double gapNs, long[] ticks, int untimedRounds) {
-        return gapNs > Math.max(STALL_MIN_NS, untimedRounds * medianRoundNs(ticks));
+    public static boolean gapStalled(double gapNs, double[] roundNs, int untimedRounds) {
+        return gapNs > Math.max(STALL_MIN_NS, untimedRounds * median(roundNs));
     }
 
-    private static double medianRoundNs(long[] ticks) {
-        if (ticks.length == 0) return 0;
-        long[] sorted = ticks.clone();
+    private static double median(double[] ns) {
+        if (ns.length == 0) return 0;
+        double[] sorted = ns.clone();
         Arrays.sort(sorted);
-        return Clock.toNs(sorted[sorted.length / 2]);
+        return sorted[sorted.length / 2];
+    }
+
+    /** Ticks as ns. */
+    static double[] ns(long[] ticks) {
+        double[] ns = new double[ticks.length];
+        for (int r = 0; r < ticks.length; r++) ns[r] = Clock.toNs(ticks[r]);
+        return ns;
     }
 
     /** Share of a size's round trips that may be preempted before its median counts as disturbed. */

@@ -123,19 +123,18 @@ class PingPongInProcessTest {
 
     @Test
     void aGapIsAStallOnlyBeyondItsUntimedRoundsAndTheBound() {
-        long[] ticks = new long[1000];
-        java.util.Arrays.fill(ticks, org.fabprobe.clock.Clock.fromNs(20_000)); // 20 us round trips: 20 ms timed
-        double timedNs = 1000 * org.fabprobe.clock.Clock.toNs(ticks[0]), roundNs = org.fabprobe.clock.Clock.toNs(ticks[0]);
+        double[] rounds = new double[1000];
+        java.util.Arrays.fill(rounds, 20_000); // 20 us round trips: 20 ms timed
         // 100 untimed rounds at the median pace, nothing else: no gap
-        assertEquals(0, PingPong.gapNs(timedNs + 100 * roundNs, ticks, 100, 0), 1);
+        assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000, rounds, 100, 0), 1);
         // 30 ms more that waiting for a CPU explains: no gap
-        assertEquals(0, PingPong.gapNs(timedNs + 100 * roundNs + 30e6, ticks, 100, 30e6), 1);
-        assertFalse(PingPong.gapStalled(30e6, ticks, 100), "30 ms: a busy host's slices, below the bound");
-        assertTrue(PingPong.gapStalled(3e9, ticks, 100), "3 s: an outage");
+        assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000 + 30e6, rounds, 100, 30e6), 1);
+        assertFalse(PingPong.gapStalled(30e6, rounds, 100), "30 ms: a busy host's slices, below the bound");
+        assertTrue(PingPong.gapStalled(3e9, rounds, 100), "3 s: an outage");
         // large messages: 10 ms round trips, 100 untimed ones take 1 s, and a 600 ms gap is theirs to explain
-        java.util.Arrays.fill(ticks, org.fabprobe.clock.Clock.fromNs(10_000_000));
-        assertFalse(PingPong.gapStalled(600e6, ticks, 100));
-        assertTrue(PingPong.gapStalled(3e9, ticks, 100));
+        java.util.Arrays.fill(rounds, 10e6);
+        assertFalse(PingPong.gapStalled(600e6, rounds, 100));
+        assertTrue(PingPong.gapStalled(3e9, rounds, 100));
     }
 
     @Test
