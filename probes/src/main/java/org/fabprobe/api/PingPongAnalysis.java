@@ -82,11 +82,13 @@ public final class PingPongAnalysis {
             Summary s = Statistics.summarize(halfRtt, halfRtt.length, resolutionNs / 2);
             medians[i] = s.median();
             points.add(new PingPongDocument.Size(sizes[i], s, MedianCi.of(halfRtt, halfRtt.length, resolutionNs).ci95(),
-                    sizes[i] / s.median() * 1e3, samples.wallMs()[i], samples.remeasured()[i], samples.disturbed()[i]));
+                    sizes[i] / s.median() * 1e3, samples.wallMs()[i], samples.remeasured()[i], samples.disturbed()[i],
+                    samples.gapMs()[i], samples.gapStalled()[i] || PingPong.stalled(halfRtt)));
         }
         PingPongDocument document = document(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
                 driftFlag(sizes, samples.sentinelNs(), resolutionNs),
-                disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured(), samples.halfRttNs()));
+                disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured(), samples.halfRttNs(),
+                        samples.gapMs(), samples.gapStalled()));
         return new PingPongResult(document, run.sharedCpu());
     }
 
@@ -156,11 +158,12 @@ public final class PingPongAnalysis {
     /**
      * The sizes whose last measurement was disturbed: a timing thread waited for a CPU long
      * enough to move their median (or the emulator missed a deadline), or one round trip
-     * stalled ({@link PingPong#stalled}). A flag naming them, the wait and the stall, or null.
+     * stalled ({@link PingPong#stalled}), or its untimed rounds did ({@link PingPong#gapStalled}).
+     * A flag naming them, the wait and the stall, or null.
      */
     public static String disturbedFlag(long[] sizes, boolean[] disturbed, double[] cpuWaitMs, int[] remeasured,
-                                       double[][] halfRttNs) {
-        List<String> named = new ArrayList<>(), stalls = new ArrayList<>();
+                                       double[][] halfRttNs, double[] gapMs, boolean[] gapStalled) {
+        List<String> named = new ArrayList<>(), stalls = new ArrayList<>(), gaps = new ArrayList<>();
         double waitMs = 0;
         int attempts = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -172,17 +175,22 @@ public final class PingPongAnalysis {
                 stalls.add(String.format(Locale.ROOT, "%s %.0f ms", human(sizes[i]),
                         2 * Arrays.stream(halfRttNs[i]).max().orElse(0) / 1e6));
             }
+            if (gapStalled[i]) gaps.add(String.format(Locale.ROOT, "%s %.0f ms", human(sizes[i]), gapMs[i]));
         }
         if (named.isEmpty()) return null;
         String tries = attempts > 1 ? " the last of " + attempts + " times" : "";
         List<String> causes = new ArrayList<>();
-        if (stalls.size() < named.size() || waitMs >= 1) {
+        if (stalls.size() + gaps.size() < named.size() || waitMs >= 1) {
             causes.add(String.format(Locale.ROOT, "the timing threads waited %.0f ms for a CPU (other work on these CPUs,"
                     + " or measure and mirror sharing one)", waitMs));
         }
         if (!stalls.isEmpty()) {
             causes.add("one round trip stalled (" + String.join(", ", stalls)
                     + ": a link outage, a retransmission timeout or a stopped process)");
+        }
+        if (!gaps.isEmpty()) {
+            causes.add("STALL outside the timed round trips (" + String.join(", ", gaps) + " of wall time that no round trip"
+                    + " nor wait for a CPU accounts for: a link outage or a retransmission timeout in the untimed rounds)");
         }
         return String.format(Locale.ROOT, "DISTURBED %s: %s while %s measured%s; %s times may be inflated",
                 String.join(", ", named), String.join("; ", causes), named.size() == 1 ? "it was" : "they were", tries,

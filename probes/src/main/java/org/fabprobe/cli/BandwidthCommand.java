@@ -13,6 +13,7 @@ import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
 import org.fabprobe.pattern.OneSidedStream;
+import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Stream;
 import org.fabprobe.report.StreamReport;
 import org.fabprobe.result.BandwidthDocument;
@@ -85,11 +86,13 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
         var steps = session.progress("bandwidth", sizeList.length);
         Stream.Samples samples = session.run(spec, (t, await, control) -> {
             transportFacts.putAll(t.facts());
-            if (oneSided == null) return stream.measure(t, await, control, steps);
+            // on a CPU measure and mirror share every attempt is disturbed alike: none again
+            int remeasures = session.sharedCpu() ? 0 : PingPong.MAX_REMEASURES;
+            if (oneSided == null) return stream.measure(t, await, control, steps, remeasures);
             if (t instanceof OneSided os) {
                 completion[0] = "every operation's completion" + (parsed == Op.WRITE ? "; flush: " + os.flushing() : "");
             }
-            return oneSided.measure(t, await, control, steps);
+            return oneSided.measure(t, await, control, steps, remeasures);
         });
         double wallSeconds = (System.nanoTime() - start) / 1e9;
 
@@ -98,7 +101,8 @@ final class BandwidthCommand implements Callable<Integer>, MeetsMirror {
             double[] windowNs = samples.windowNs()[i];
             Summary s = Statistics.summarize(windowNs, windowNs.length);
             points.add(new StreamReport.Point(sizeList[i], window, s, (double) sizeList[i] * window / s.median() * 1e3,
-                    window / s.median() * 1e9, samples.disturbed()[i]));
+                    window / s.median() * 1e9, samples.disturbed()[i], samples.remeasured()[i], samples.gapMs()[i],
+                    samples.stalled()[i]));
         }
         var run = session.runFacts("bandwidth", transportFacts, peer -> new BandwidthDocument.Settings(SizeList.asList(sizeList),
                 window, warmup, repetitions, parsed.label(), completion[0], peer), startedAt);

@@ -104,6 +104,11 @@ final class SessionOptions {
         return settings().run(spec, measureHalf, f -> facts = f);
     }
 
+    /** Whether measure and mirror run on one CPU (known once the session's facts have come). */
+    boolean sharedCpu() {
+        return facts != null && facts.sharedCpu() >= 0;
+    }
+
     /** The run's facts: the command's own settings plus these options, both hosts and the clock. */
     <S> RunFacts<S> runFacts(String command, Map<String, String> transportFacts, Function<PeerSettings, S> settings,
                              String startedAt) {

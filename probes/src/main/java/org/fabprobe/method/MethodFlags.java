@@ -50,6 +50,11 @@ public final class MethodFlags {
         if (disturbed > 0) {
             flags.add("DISTURBED: " + disturbed + " quantities measured only while disturbed (see notes): the values may be wrong");
         }
+        long clamped = notes.stream().filter(n -> n.startsWith(Sampler.CLAMPED_NOTE)).count();
+        if (clamped > 0) {
+            flags.add("CLAMPED: " + clamped + " sizes whose o_s or o_r is 0 only because the clock's read cost exceeded"
+                    + " them (see notes): not measured");
+        }
         return flags;
     }
 }

@@ -3,6 +3,7 @@ package org.fabprobe.method;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabprobe.Steps;
+import org.fabprobe.clock.Clock;
 import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.model.Drift;
 import org.fabprobe.model.Estimate;
@@ -205,6 +206,8 @@ public final class PLogPMethod {
         for (SizeParams p : sizes) {
             addIfPresent(notes, Sampler.disturbedNote("size " + p.size() + " B", p.sendOverhead(), p.recvOverhead(), p.rtt(),
                     p.saturatedGap() == null ? null : p.saturatedGap().rttN()));
+            addIfPresent(notes, Sampler.clampedNote("o_s/o_r at size " + p.size() + " B",
+                    Clock.facts().readCostNs(), p.sendOverhead(), p.recvOverhead()));
         }
         addIfPresent(notes, sampler.discardedNote());
         return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,

@@ -18,7 +18,9 @@ import org.fabprobe.model.Summary;
  *
  * <p>A batch during which the watched disturbance counter moved (a timing thread kept from
  * its CPU, the emulator late: {@code pattern.Disturbances}) is discarded and measured again while
- * the time cap allows. If the cap comes first and no undisturbed batch was kept, the last
+ * the time cap allows; so is a batch whose wall time exceeds the fastest batch's by more than
+ * the stall bound and that batch's own time (a stall in its untimed rounds, in no sample).
+ * If the cap comes first and no undisturbed batch was kept, the last
  * disturbed one is, and the result says so ({@link Sampled#disturbed}).
  */
 public final class Sampler {
@@ -87,11 +89,17 @@ public final class Sampler {
         double[][] all = null;
         int count = 0, disturbedBatches = 0;
         boolean keptDisturbed = false;
+        long fastestBatchNs = Long.MAX_VALUE;
         while (true) {
-            long before = disturbances.getAsLong();
+            long before = disturbances.getAsLong(), batchStart = System.nanoTime();
             double[][] got = probe.apply(warmup + batch);
+            long batchNs = System.nanoTime() - batchStart;
             if (all == null) all = new double[got.length][maxReps];
-            if (disturbances.getAsLong() != before) {
+            // a stall in a batch's untimed parts (warm-up, delays, ready exchange) is in no sample:
+            // only its wall time beyond the fastest batch's shows it
+            boolean stalled = stalled(batchNs, fastestBatchNs);
+            fastestBatchNs = Math.min(fastestBatchNs, batchNs);
+            if (disturbances.getAsLong() != before || stalled) {
                 disturbedBatches++;
                 discarded++;
                 boolean timeLeft = System.nanoTime() - start < timeCapNs;
@@ -116,6 +124,18 @@ public final class Sampler {
                 return result(all, count, converged, start, disturbedBatches, keptDisturbed, batch);
             }
         }
+    }
+
+    /** Stall bound between batches: PingPong's for one round trip (50 ms). */
+    static final double BATCH_STALL_MIN_NS = 50e6;
+
+    /**
+     * Whether a batch of {@code batchNs} stalled: longer than the fastest batch so far by more than
+     * both the stall bound and that batch's own time (twice its expectation). The first batch has no
+     * reference and never counts.
+     */
+    static boolean stalled(long batchNs, long fastestBatchNs) {
+        return fastestBatchNs != Long.MAX_VALUE && batchNs - fastestBatchNs > Math.max(BATCH_STALL_MIN_NS, fastestBatchNs);
     }
 
     private static Sampled[] result(double[][] all, int count, boolean converged, long start, int disturbedBatches,
@@ -162,6 +182,24 @@ public final class Sampler {
 
     /** How notes about disturbed values start; the reports raise a flag for them. */
     public static final String DISTURBED_NOTE = "disturbed: ";
+
+    /**
+     * The note for overheads whose median is 0: every interval loses the clock's read cost
+     * (TICK1) and is clamped at 0, so a 0 is that clamp (a read cost inflated by a disturbed
+     * calibration, or an overhead shorter than one clock read), never a measurement. Null if none is 0.
+     */
+    public static String clampedNote(String what, double readCostNs, Sampled... overheads) {
+        for (Sampled s : overheads) {
+            if (s != null && s.summary() != null && s.summary().count() > 0 && s.value() == 0) {
+                return String.format(java.util.Locale.ROOT, "%s%s: 0 is the clamp at the clock's read cost (%.1f ns,"
+                        + " subtracted from every interval), not a measurement", CLAMPED_NOTE, what, readCostNs);
+            }
+        }
+        return null;
+    }
+
+    /** How notes about overheads clamped to 0 start; the reports raise a flag for them. */
+    public static final String CLAMPED_NOTE = "clamped: ";
 
     /** The note on batches measured again, or null. */
     public String discardedNote() {

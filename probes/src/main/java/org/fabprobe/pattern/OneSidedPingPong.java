@@ -39,6 +39,8 @@ public final class OneSidedPingPong {
     public static final int JIT_ROUNDS = JIT_CALLS * JIT_CHUNK;
     /** The size of sentinel operations (see {@link PingPong}): 8 B, the atomics' word. */
     static final long SENTINEL_BYTES = 8;
+    /** A size's rounds no tick times: the messages that begin and end its phase. */
+    private static final int UNTIMED_ROUNDS = 2;
     private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more",
             MIRROR_DISTURBANCES = "onesided_disturbances", MEASURE_AGAIN = "onesided_again";
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
@@ -100,8 +102,9 @@ public final class OneSidedPingPong {
         double[][] sentinelNs = new double[sizes.length + 1][];
         long[] ticks = new long[warmup + repetitions], sentinelTicks = new long[PingPong.SENTINEL_WARMUP + PingPong.SENTINEL_ROUNDS];
         sentinelNs[0] = sentinel(t, os, await, sentinelTicks);
-        boolean[] disturbed = new boolean[sizes.length];
+        boolean[] disturbed = new boolean[sizes.length], gapStalled = new boolean[sizes.length];
         int[] remeasured = new int[sizes.length];
+        double[] gapMs = new double[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
             for (boolean again = true; again; ) {
                 if (remeasured[i] == 0) steps.next(op.label() + " at", sizes[i]);
@@ -121,13 +124,19 @@ public final class OneSidedPingPong {
                 Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
                         Disturbances.Reading.FIELDS), 0);
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
-                disturbed[i] = PingPong.disturbed(mine, peer, warmup + repetitions) || PingPong.stalled(samples[i]);
+                // every round is timed, warm-up included; begin and end exchange a message or two
+                double[] roundNs = PingPong.ns(ticks);
+                double gapNs = PingPong.gapNs(wallMs[i] * 1e6, roundNs, UNTIMED_ROUNDS, cpuWaitMs[i] * 1e6);
+                gapMs[i] = gapNs / 1e6;
+                gapStalled[i] = PingPong.gapStalled(gapNs, roundNs, UNTIMED_ROUNDS);
+                disturbed[i] = PingPong.disturbed(mine, peer, warmup + repetitions) || PingPong.stalled(samples[i])
+                        || gapStalled[i];
                 again = disturbed[i] && remeasured[i] < maxRemeasures;
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
                 if (again) remeasured[i]++;
             }
         }
-        return new PingPong.Samples(samples, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured);
+        return new PingPong.Samples(samples, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured, gapMs, gapStalled);
     }
 
     /** Mirror half. */

@@ -22,7 +22,7 @@ import org.fabprobe.transport.Transport;
 public final class OneSidedStream {
     /** The size of the JIT warm-up's operations: the atomics' word, as OneSidedPingPong's sentinels. */
     static final long JIT_BYTES = 8;
-    private static final String MIRROR_DISTURBANCES = "onesided_stream_disturbances";
+    private static final String MIRROR_DISTURBANCES = "onesided_stream_disturbances", MEASURE_AGAIN = "onesided_stream_again";
 
     private final long[] sizes;
     private final int window, warmup, repetitions;
@@ -56,6 +56,11 @@ public final class OneSidedStream {
 
     /** Measure half: per size, the time of each timed window in ns. */
     public Stream.Samples measure(Transport t, Await await, Control control, Steps steps) {
+        return measure(t, await, control, steps, PingPong.MAX_REMEASURES);
+    }
+
+    /** Measure half, a disturbed or stalled size measured again at most {@code maxRemeasures} times (as {@link Stream}). */
+    public Stream.Samples measure(Transport t, Await await, Control control, Steps steps, int maxRemeasures) {
         OneSided os = OneSidedPingPong.exchange(t, control, op);
         steps.phase("JIT warm-up");
         long windowsPerBatch = Math.max(1, Stream.JIT_MESSAGES / window);
@@ -64,40 +69,45 @@ public final class OneSidedStream {
             for (long w = 0; w < windows; w++) runWindow(t, os, await, JIT_BYTES);
             endMeasure(t, await);
         });
-        double[][] windowNs = new double[sizes.length][repetitions];
-        Disturbances.Reading[] mine = new Disturbances.Reading[sizes.length];
+        Stream.Samples samples = Stream.samples(sizes.length, repetitions);
         for (int i = 0; i < sizes.length; i++) {
-            steps.next(op.label() + " windows at", sizes[i]);
-            Disturbances.Reading before = Disturbances.read(t);
-            beginMeasure(t, await);
-            for (int w = 0; w < warmup + repetitions; w++) {
-                long start = Clock.now();
-                runWindow(t, os, await, sizes[i]);
-                if (w >= warmup) windowNs[i][w - warmup] = Clock.toNs(Clock.now() - start);
+            double[] windowNs = samples.windowNs()[i];
+            for (boolean again = true; again; ) {
+                if (samples.remeasured()[i] == 0) steps.next(op.label() + " windows at", sizes[i]);
+                else {
+                    steps.more(1);
+                    steps.next("again (disturbed), " + op.label() + " windows at", sizes[i]);
+                }
+                Disturbances.Reading before = Disturbances.read(t);
+                long phaseStart = Clock.now();
+                beginMeasure(t, await);
+                for (int w = 0; w < warmup + repetitions; w++) {
+                    long start = Clock.now();
+                    runWindow(t, os, await, sizes[i]);
+                    if (w >= warmup) windowNs[w - warmup] = Clock.toNs(Clock.now() - start);
+                }
+                endMeasure(t, await);
+                double wallNs = Clock.toNs(Clock.now() - phaseStart);
+                Disturbances.Reading mine = Disturbances.read(t).since(before);
+                // untimed: the warm-up windows and the phase's two messages
+                again = Stream.again(control, MIRROR_DISTURBANCES, MEASURE_AGAIN, samples, i, mine, wallNs, warmup + repetitions,
+                        warmup + 2, maxRemeasures);
             }
-            endMeasure(t, await);
-            mine[i] = Disturbances.read(t).since(before);
         }
-        boolean[] disturbed = new boolean[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
-                    Disturbances.Reading.FIELDS), 0);
-            disturbed[i] = PingPong.disturbed(mine[i], peer, warmup + repetitions);
-        }
-        return new Stream.Samples(windowNs, disturbed);
+        return samples;
     }
 
     /** Mirror half: progress only, phase by phase. */
     public void mirror(Transport t, Await await, Control control) {
         OneSided os = OneSidedPingPong.exchange(t, control, op);
         JitWarmup.mirrorSide(control, windows -> mirrorPhase(t, os, await));
-        Disturbances.Reading[] moved = new Disturbances.Reading[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            Disturbances.Reading before = Disturbances.read(t);
-            mirrorPhase(t, os, await);
-            moved[i] = Disturbances.read(t).since(before);
+            do {
+                Disturbances.Reading before = Disturbances.read(t);
+                mirrorPhase(t, os, await);
+                control.sendAll(MIRROR_DISTURBANCES, Disturbances.read(t).since(before).fields());
+            } while (control.receive(MEASURE_AGAIN) != 0);
         }
-        for (Disturbances.Reading r : moved) control.sendAll(MIRROR_DISTURBANCES, r.fields());
     }
 
     /** One window: {@code window} operations of {@code size}, then (writes) the flush, then their completion. */

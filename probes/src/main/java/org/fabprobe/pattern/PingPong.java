@@ -122,9 +122,13 @@ public final class PingPong {
      *                   trip stalled ({@link #stalled}), in its last measurement
      * @param remeasured per size, how many times it was measured again because it was disturbed
      *                   (at most {@link #MAX_REMEASURES}); the other fields hold its last measurement
+     * @param gapMs      per size, its wall time that neither its timed rounds, its untimed ones at the
+     *                   median pace, nor waiting for a CPU account for ({@link #gapNs})
+     * @param gapStalled per size, whether that gap is a stall ({@link #gapStalled}); such a size is also
+     *                   {@code disturbed}
      */
     public record Samples(double[][] halfRttNs, double[] wallMs, double[][] sentinelNs, double[] cpuWaitMs,
-                          boolean[] disturbed, int[] remeasured) {}
+                          boolean[] disturbed, int[] remeasured, double[] gapMs, boolean[] gapStalled) {}
 
     /** The mirror's disturbances of one measurement of a size, sent after its sentinel (untimed). */
     private static final String MIRROR_DISTURBANCES = "pingpong_disturbances";
@@ -172,8 +176,9 @@ public final class PingPong {
         double[][] sentinelNs = new double[sizes.length + 1][];
         long[] ticks = new long[repetitions], sentinelTicks = new long[SENTINEL_ROUNDS];
         double[] cpuWaitMs = new double[sizes.length];
-        boolean[] disturbed = new boolean[sizes.length];
+        boolean[] disturbed = new boolean[sizes.length], gapStalled = new boolean[sizes.length];
         int[] remeasured = new int[sizes.length];
+        double[] gapMs = new double[sizes.length];
         sentinelNs[0] = sentinel(t, await, sentinelTicks);
         for (int i = 0; i < sizes.length; i++) {
             for (boolean again = true; again; ) {
@@ -192,13 +197,18 @@ public final class PingPong {
                 Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
                         Disturbances.Reading.FIELDS), 0);
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
-                disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]);
+                // the warm-up round trips and the closing one are not timed one by one
+                double[] roundNs = ns(ticks);
+                double gapNs = gapNs(wallMs[i] * 1e6, roundNs, warmup + 1, cpuWaitMs[i] * 1e6);
+                gapMs[i] = gapNs / 1e6;
+                gapStalled[i] = gapStalled(gapNs, roundNs, warmup + 1);
+                disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]) || gapStalled[i];
                 again = disturbed[i] && remeasured[i] < maxRemeasures;
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
                 if (again) remeasured[i]++;
             }
         }
-        return new Samples(halfRttNs, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured);
+        return new Samples(halfRttNs, wallMs, sentinelNs, cpuWaitMs, disturbed, remeasured, gapMs, gapStalled);
     }
 
     /**
@@ -228,6 +238,43 @@ public final class PingPong {
     }
 
     static final double STALL_MIN_NS = 50e6, STALL_RATIO = 20;
+
+    /**
+     * A size's wall time {@code wallNs} that no round accounts for: not its timed rounds
+     * ({@code roundNs}, one per round: a round trip, a window), not its {@code untimedRounds} (warm-up, closing) at the timed
+     * rounds' median pace, not the timing threads' wait for a CPU ({@code cpuWaitNs}, both sides
+     * summed; negative where unknown, then not subtracted). A stall inside the untimed rounds
+     * shows here and in no sample.
+     */
+    public static double gapNs(double wallNs, double[] roundNs, int untimedRounds, double cpuWaitNs) {
+        double timedNs = 0;
+        for (double ns : roundNs) timedNs += ns;
+        return wallNs - timedNs - untimedRounds * median(roundNs) - Math.max(cpuWaitNs, 0);
+    }
+
+    /**
+     * Whether a size's unaccounted wall time ({@link #gapNs}) is a stall: longer than
+     * {@link #STALL_MIN_NS} (as for one round trip) and than its untimed rounds should have taken
+     * in all, so that they took more than twice their expectation. Cold first rounds (a large
+     * buffer's first touch, a rendezvous set up) cost milliseconds, not tens of them.
+     */
+    public static boolean gapStalled(double gapNs, double[] roundNs, int untimedRounds) {
+        return gapNs > Math.max(STALL_MIN_NS, untimedRounds * median(roundNs));
+    }
+
+    private static double median(double[] ns) {
+        if (ns.length == 0) return 0;
+        double[] sorted = ns.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    /** Ticks as ns. */
+    static double[] ns(long[] ticks) {
+        double[] ns = new double[ticks.length];
+        for (int r = 0; r < ticks.length; r++) ns[r] = Clock.toNs(ticks[r]);
+        return ns;
+    }
 
     /** Share of a size's round trips that may be preempted before its median counts as disturbed. */
     static final double MAX_HIT_SHARE = 0.05;

@@ -16,6 +16,12 @@ import org.fabprobe.transport.Transport;
  * <p>The mirror re-posts the next window's receives before it acknowledges, so data never
  * arrives unexpected; both halves read the same schedule from this class.
  *
+ * <p><b>Disturbed sizes.</b> After each size the mirror sends its disturbance readings and
+ * measure answers whether both measure that size again, as {@link PingPong} does: a size whose
+ * timing threads were preempted in too many windows, or that stalled (one window, or wall time no
+ * window accounts for: {@link PingPong#gapStalled}), is measured up to
+ * {@link PingPong#MAX_REMEASURES} more times, and its last measurement is kept.
+ *
  * <p>Before the sizes, once, windows of 0-byte messages let the JIT compile the data path
  * (up to {@value #JIT_MESSAGES} messages, at most {@link #JIT_WARMUP_BUDGET_NS} ns): with
  * only the few warm-up windows of a large size, C1 and C2 compiled it during the first timed
@@ -82,14 +88,54 @@ public final class Stream {
     /**
      * What the measure half returns.
      *
-     * @param windowNs  per size, the time of each timed window
-     * @param disturbed per size, whether its timing threads were preempted (or the emulator missed a
-     *                  deadline) in more of its windows than its median tolerates (PingPong's rule)
+     * @param windowNs   per size, the time of each timed window
+     * @param disturbed  per size, whether its timing threads were preempted (or the emulator missed a
+     *                   deadline) in more of its windows than its median tolerates (PingPong's rule), or
+     *                   it stalled, in its last measurement
+     * @param remeasured per size, how many times it was measured again because it was disturbed
+     * @param gapMs      per size, its wall time no window (timed, or warm-up at the median pace) nor
+     *                   wait for a CPU accounts for ({@link PingPong#gapNs})
+     * @param stalled    per size, one window or that gap beyond the stall bound (also disturbed)
      */
-    public record Samples(double[][] windowNs, boolean[] disturbed) {}
+    public record Samples(double[][] windowNs, boolean[] disturbed, int[] remeasured, double[] gapMs, boolean[] stalled) {}
 
-    /** The mirror's per-size disturbances, one message per size after the sweep (untimed). */
+    /** The mirror's disturbances of one measurement of a size, sent after it (untimed). */
     private static final String MIRROR_DISTURBANCES = "stream_disturbances";
+    /** Measure's answer to them: 1 when both sides measure the same size again. */
+    private static final String MEASURE_AGAIN = "stream_again";
+
+    /**
+     * The verdict on one measurement of a size, given both sides' readings, its wall time and its
+     * untimed windows (warm-up, phase messages); {@code at} is the size's index.
+     */
+    static boolean judge(Samples s, int at, Disturbances.Reading mine, Disturbances.Reading peer, double wallNs,
+                         int windows, int untimedWindows) {
+        double cpuWaitNs = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : mine.waitNs() + peer.waitNs();
+        double gapNs = PingPong.gapNs(wallNs, s.windowNs()[at], untimedWindows, cpuWaitNs);
+        s.gapMs()[at] = gapNs / 1e6;
+        s.stalled()[at] = PingPong.stalled(s.windowNs()[at]) || PingPong.gapStalled(gapNs, s.windowNs()[at], untimedWindows);
+        s.disturbed()[at] = PingPong.disturbed(mine, peer, windows) || s.stalled()[at];
+        return s.disturbed()[at];
+    }
+
+    /** Empty samples for {@code sizes} sizes of {@code repetitions} windows. */
+    static Samples samples(int sizes, int repetitions) {
+        return new Samples(new double[sizes][repetitions], new boolean[sizes], new int[sizes], new double[sizes],
+                new boolean[sizes]);
+    }
+
+    /**
+     * After one measurement of size {@code at}: the mirror's readings in, the verdict, and the answer
+     * out; true when both sides measure it again.
+     */
+    static boolean again(Control control, String readings, String answer, Samples s, int at, Disturbances.Reading mine,
+                         double wallNs, int windows, int untimedWindows, int maxRemeasures) {
+        Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(readings, Disturbances.Reading.FIELDS), 0);
+        boolean again = judge(s, at, mine, peer, wallNs, windows, untimedWindows) && s.remeasured()[at] < maxRemeasures;
+        control.send(answer, again ? 1 : 0);
+        if (again) s.remeasured()[at]++;
+        return again;
+    }
 
     /** Measure half: per size, the time of each timed window in ns. */
     public Samples measure(Transport t, Await await, Control control) {
@@ -98,6 +144,11 @@ public final class Stream {
 
     /** Measure half, telling {@code steps} before each size (the timed windows are in {@link #measureSize}). */
     public Samples measure(Transport t, Await await, Control control, Steps steps) {
+        return measure(t, await, control, steps, PingPong.MAX_REMEASURES);
+    }
+
+    /** As {@link #measure(Transport, Await, Control, Steps)}, measuring a disturbed size again at most {@code maxRemeasures} times. */
+    public Samples measure(Transport t, Await await, Control control, Steps steps, int maxRemeasures) {
         steps.phase("JIT warm-up");
         long fastest = Long.MAX_VALUE; // cold windows wait for compiles: the fastest one estimates the cost
         for (int w = 0; w < PROBE_WINDOWS; w++) {
@@ -111,21 +162,24 @@ public final class Stream {
         JitWarmup.measureSide(control, jitWindows, Math.max(1, JIT_MESSAGES / window), windows -> {
             for (long w = 0; w < windows; w++) sendWindow(t, await, windowBytes(w, 0, LARGE_EVERY, large));
         });
-        double[][] windowNs = new double[sizes.length][repetitions];
-        Disturbances.Reading[] mine = new Disturbances.Reading[sizes.length];
+        Samples samples = samples(sizes.length, repetitions);
         for (int i = 0; i < sizes.length; i++) {
-            steps.next("windows at", sizes[i]);
-            Disturbances.Reading before = Disturbances.read(t);
-            measureSize(t, await, sizes[i], windowNs[i]);
-            mine[i] = Disturbances.read(t).since(before);
+            for (boolean again = true; again; ) {
+                if (samples.remeasured()[i] == 0) steps.next("windows at", sizes[i]);
+                else {
+                    steps.more(1);
+                    steps.next("again (disturbed), windows at", sizes[i]);
+                }
+                Disturbances.Reading before = Disturbances.read(t);
+                long start = Clock.now();
+                measureSize(t, await, sizes[i], samples.windowNs()[i]);
+                double wallNs = Clock.toNs(Clock.now() - start);
+                Disturbances.Reading mine = Disturbances.read(t).since(before);
+                again = again(control, MIRROR_DISTURBANCES, MEASURE_AGAIN, samples, i, mine, wallNs, warmup + repetitions,
+                        warmup, maxRemeasures);
+            }
         }
-        boolean[] disturbed = new boolean[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            Disturbances.Reading peer = Disturbances.Reading.of(control.receiveAll(MIRROR_DISTURBANCES,
-                    Disturbances.Reading.FIELDS), 0);
-            disturbed[i] = PingPong.disturbed(mine[i], peer, warmup + repetitions);
-        }
-        return new Samples(windowNs, disturbed);
+        return samples;
     }
 
     /** Times {@code warmup + repetitions} windows of {@code size}; the last {@code windowNs.length} are kept. */
@@ -165,13 +219,13 @@ public final class Stream {
         mirrorSize(t, await, 0, PROBE_WINDOWS, 0, 0);
         long large = largeWarmUpBytes();
         JitWarmup.mirrorSide(control, windows -> mirrorSize(t, await, 0, windows, LARGE_EVERY, large));
-        Disturbances.Reading[] moved = new Disturbances.Reading[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            Disturbances.Reading before = Disturbances.read(t);
-            mirrorSize(t, await, sizes[i], warmup + repetitions, 0, 0);
-            moved[i] = Disturbances.read(t).since(before);
+        for (long size : sizes) {
+            do {
+                Disturbances.Reading before = Disturbances.read(t);
+                mirrorSize(t, await, size, warmup + repetitions, 0, 0);
+                control.sendAll(MIRROR_DISTURBANCES, Disturbances.read(t).since(before).fields());
+            } while (control.receive(MEASURE_AGAIN) != 0);
         }
-        for (Disturbances.Reading r : moved) control.sendAll(MIRROR_DISTURBANCES, r.fields());
     }
 
     /**

@@ -69,7 +69,7 @@ public final class PingPongReport {
     /** A disturbed size's row says so, and how often it was measured. */
     private static String remeasuredNote(PingPongDocument.Size p) {
         String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
-        if (p.disturbed()) return "  DISTURBED" + (times.isEmpty() ? "" : ", " + times);
+        if (p.disturbed()) return (p.stalled() ? "  STALL" : "  DISTURBED") + (times.isEmpty() ? "" : ", " + times);
         return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
     }
 

@@ -7,7 +7,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.model.Summary;
 import org.fabprobe.result.BandwidthDocument;
 
-/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/2) and CSV. */
+/** A streaming-bandwidth sweep as a terminal table, JSON (schema fabprobe.bandwidth/3) and CSV. */
 public final class StreamReport {
     private StreamReport() {}
 
@@ -18,7 +18,8 @@ public final class StreamReport {
      * @param messageRate  window / median window time, messages per second
      * @param disturbed    its timing threads were preempted in too many of its windows
      */
-    public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate, boolean disturbed) {}
+    public record Point(long sizeBytes, int window, Summary windowNs, double bandwidthMBs, double messageRate, boolean disturbed,
+                        int remeasured, double gapMs, boolean stalled) {}
 
     public static String table(RunFacts<?> run, List<Point> points, double wallSeconds) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
@@ -31,11 +32,18 @@ public final class StreamReport {
         for (Point p : points) {
             b.append(String.format(Locale.ROOT, "%10s %7d %7d %14.3f %14.3f %12.1f %14.0f%s%n",
                     PingPongReport.human(p.sizeBytes()), p.window(), p.windowNs().count(), p.windowNs().min() / 1e3,
-                    p.windowNs().median() / 1e3, p.bandwidthMBs(), p.messageRate(), p.disturbed() ? "  DISTURBED" : ""));
+                    p.windowNs().median() / 1e3, p.bandwidthMBs(), p.messageRate(), rowNote(p)));
         }
         for (String flag : flags(run, points)) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", wallSeconds));
         return b.toString();
+    }
+
+    /** A disturbed or stalled size's row says so, and how often it was measured. */
+    private static String rowNote(Point p) {
+        String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
+        if (p.disturbed()) return (p.stalled() ? "  STALL" : "  DISTURBED") + (times.isEmpty() ? "" : ", " + times);
+        return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
     }
 
     /** "op write  transport " for one-sided runs, nothing for send (the title as it always was). */
@@ -48,7 +56,7 @@ public final class StreamReport {
         List<BandwidthDocument.Size> sizes = new ArrayList<>();
         for (Point p : points) {
             sizes.add(new BandwidthDocument.Size(p.sizeBytes(), p.window(), p.windowNs(), p.bandwidthMBs(), p.messageRate(),
-                    p.disturbed()));
+                    p.disturbed(), p.remeasured(), p.gapMs(), p.stalled()));
         }
         return new BandwidthDocument(run.header(BandwidthDocument.SCHEMA, wallSeconds), sizes,
                 flags(run, points));
@@ -58,7 +66,16 @@ public final class StreamReport {
     static List<String> flags(RunFacts<?> run, List<Point> points) {
         List<String> flags = new ArrayList<>();
         if (run.sharedCpuFlag() != null) flags.add(run.sharedCpuFlag());
-        List<String> disturbed = points.stream().filter(Point::disturbed).map(p -> PingPongReport.human(p.sizeBytes())).toList();
+        List<String> stalled = points.stream().filter(p -> p.disturbed() && p.stalled())
+                .map(p -> String.format(Locale.ROOT, "%s (%.0f ms unaccounted)", PingPongReport.human(p.sizeBytes()), p.gapMs()))
+                .toList();
+        if (!stalled.isEmpty()) {
+            flags.add("STALL " + String.join(", ", stalled) + ": a window, or wall time no window nor wait for a CPU accounts"
+                    + " for, went beyond the stall bound in every measurement (a link outage, a retransmission timeout);"
+                    + " bandwidth may read low");
+        }
+        List<String> disturbed = points.stream().filter(p -> p.disturbed() && !p.stalled())
+                .map(p -> PingPongReport.human(p.sizeBytes())).toList();
         if (!disturbed.isEmpty()) {
             flags.add("DISTURBED " + String.join(", ", disturbed) + ": the timing threads were preempted in too many windows"
                     + " (other work on these CPUs, or measure and mirror sharing one); bandwidth may read low");

@@ -23,7 +23,7 @@ class BandwidthEndToEndTest {
         assertEquals(0, run.exitCode(), run::toString);
         String doc = Files.readString(json);
         Schemas.validated(doc);
-        assertTrue(doc.contains("\"schema\": \"fabprobe.bandwidth/2\""), doc);
+        assertTrue(doc.contains("\"schema\": \"fabprobe.bandwidth/3\""), doc);
         assertTrue(doc.contains("\"size_bytes\": 65536") && doc.contains("\"window\": 16"), doc);
         assertTrue(run.out().contains("64 KiB"), run::toString);
     }

@@ -143,4 +143,15 @@ class PLogPRangesTest {
         assertFalse(PLogPMethod.drifted(median(800, 150), run), "33 % but within twice the combined interval");
         assertFalse(PLogPMethod.drifted(median(125, 1), median(100, 1)), "25 ns: below the floor");
     }
+
+    /** An o_s of 0 is the read-cost clamp, never a measurement: a note and a CLAMPED flag say so. */
+    @Test
+    void anOverheadClampedToZeroIsFlaggedNotMeasured() {
+        String note = Sampler.clampedNote("o_s/o_r at size 8 B", 10_000, exact(0), exact(150));
+        assertNotNull(note, "o_s = 0 with a 10 us read cost: the clamp");
+        assertTrue(note.startsWith(Sampler.CLAMPED_NOTE) && note.contains("10000.0 ns"), note);
+        assertNull(Sampler.clampedNote("o_s/o_r at size 8 B", 20, exact(0.5), exact(150)), "0.5 ns is measured, not clamped");
+        assertTrue(MethodFlags.of(List.of(), List.of(note), 800).stream().anyMatch(f -> f.startsWith("CLAMPED: 1 sizes")));
+        assertTrue(MethodFlags.of(List.of(), List.of(), 800).stream().noneMatch(f -> f.startsWith("CLAMPED")));
+    }
 }

@@ -100,6 +100,43 @@ class PingPongInProcessTest {
         }
     }
 
+    /**
+     * A stall inside the untimed warm-up rounds is in no sample: only the size's wall time,
+     * beyond what its round trips and its wait for a CPU account for, shows it.
+     */
+    @Test
+    @Timeout(60)
+    void aStallInTheWarmUpRoundsMakesItsSizeMeasuredAgain() throws Exception {
+        long[] sizes = {8, 64};
+        PingPong pingPong = new PingPong(sizes, WARMUP, REPETITIONS, PingPong.Calls.NONBLOCKING);
+        try (InProcess io = new InProcess(4096, DEPTH, InProcess.PATIENT)) {
+            io.mirror.stallOnce(64, WARMUP / 2, 120);
+            PingPong.Samples samples = io.run(pingPong::measure, pingPong::mirror);
+            assertTrue(samples.remeasured()[1] >= 1, "the size stalled in its warm-up was not measured again (gap "
+                    + samples.gapMs()[1] + " ms)");
+            for (double[] attempt : samples.halfRttNs()) {
+                assertFalse(PingPong.stalled(attempt), "the stall is in an untimed round, yet a sample holds it");
+            }
+            assertEverythingCompleted(io);
+        }
+    }
+
+    @Test
+    void aGapIsAStallOnlyBeyondItsUntimedRoundsAndTheBound() {
+        double[] rounds = new double[1000];
+        java.util.Arrays.fill(rounds, 20_000); // 20 us round trips: 20 ms timed
+        // 100 untimed rounds at the median pace, nothing else: no gap
+        assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000, rounds, 100, 0), 1);
+        // 30 ms more that waiting for a CPU explains: no gap
+        assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000 + 30e6, rounds, 100, 30e6), 1);
+        assertFalse(PingPong.gapStalled(30e6, rounds, 100), "30 ms: a busy host's slices, below the bound");
+        assertTrue(PingPong.gapStalled(3e9, rounds, 100), "3 s: an outage");
+        // large messages: 10 ms round trips, 100 untimed ones take 1 s, and a 600 ms gap is theirs to explain
+        java.util.Arrays.fill(rounds, 10e6);
+        assertFalse(PingPong.gapStalled(600e6, rounds, 100));
+        assertTrue(PingPong.gapStalled(3e9, rounds, 100));
+    }
+
     @Test
     void aStallIsALongRoundTripNotASlowOne() {
         double[] steady = new double[1000];

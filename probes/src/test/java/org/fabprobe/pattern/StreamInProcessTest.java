@@ -21,15 +21,17 @@ class StreamInProcessTest {
         try (InProcess io = new InProcess(70_000, stream.depth(), InProcess.PATIENT)) {
             InProcess.fill(io.measure.sendBuffer(), 3);
 
-            double[][] windowNs = io.run(stream::measure, stream::mirror).windowNs();
+            Stream.Samples samples = io.run(stream::measure, stream::mirror);
+            double[][] windowNs = samples.windowNs();
 
             assertEquals(SIZES.length, windowNs.length);
             for (double[] size : windowNs) {
                 assertEquals(REPETITIONS, size.length);
                 for (double ns : size) assertTrue(ns > 0 && Double.isFinite(ns), "window " + ns + " ns");
             }
-            for (long size : SIZES) {
-                long messages = (long) WINDOW * (WARMUP + REPETITIONS);
+            for (int i = 0; i < SIZES.length; i++) {
+                long size = SIZES[i], messages = (long) WINDOW * (WARMUP + REPETITIONS) * (1 + samples.remeasured()[i]);
+                assertTrue(samples.remeasured()[i] <= PingPong.MAX_REMEASURES);
                 assertEquals(messages, io.measure.sendsBySize().get(size), "messages of " + size + " B");
                 assertEquals(messages, io.mirror.recvsBySize().get(size), "receives of " + size + " B");
             }
@@ -39,6 +41,29 @@ class StreamInProcessTest {
             assertEquals(windows * WINDOW, io.measure.sendsPosted(), "one acknowledgement per window");
             PingPongInProcessTest.assertEverythingCompleted(io);
             assertEquals(-1, InProcess.mismatch(io.mirror.recvBuffer(), 3, 70_000), "measure's payload at the mirror");
+        }
+    }
+
+    /**
+     * A stall in a size's untimed warm-up windows is in no window's time, only in the size's wall
+     * time: the size is measured again (both sides), and a stall that stays is flagged.
+     */
+    @Test
+    @Timeout(60)
+    void aStallInTheWarmUpWindowsMakesItsSizeMeasuredAgain() throws Exception {
+        Stream stream = new Stream(SIZES, WINDOW, WARMUP, REPETITIONS);
+        try (InProcess io = new InProcess(70_000, stream.depth(), InProcess.PATIENT)) {
+            io.measure.stallOnce(1000, 5, 120); // the fifth message of the first warm-up window
+            Stream.Samples samples = io.run(stream::measure, stream::mirror);
+            assertTrue(samples.remeasured()[1] >= 1, "the size stalled in its warm-up was not measured again (gap "
+                    + samples.gapMs()[1] + " ms)");
+            for (double[] attempt : samples.windowNs()) {
+                assertFalse(PingPong.stalled(attempt), "the stall is in an untimed window, yet a timed one holds it");
+            }
+            long messages = (long) WINDOW * (WARMUP + REPETITIONS) * (1 + samples.remeasured()[1]);
+            assertEquals(messages, io.measure.sendsBySize().get(1000L), "both sides measured it again");
+            assertEquals(messages, io.mirror.recvsBySize().get(1000L));
+            PingPongInProcessTest.assertEverythingCompleted(io);
         }
     }
 

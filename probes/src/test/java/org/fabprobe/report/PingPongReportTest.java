@@ -31,10 +31,10 @@ class PingPongReportTest {
                 Map.of("hostname", "node8"), new ClockFacts("tsc", "", 2.4, true, true, 11, 9.8, 1.5, 20), "2026-01-01T00:00:00Z", -1);
         List<PingPongDocument.Size> points = List.of(
                 new PingPongDocument.Size(0, new Summary(1, 300, 300, 300, 300, 300, Double.NaN, Double.NaN, 0), Double.NaN, 0,
-                        Double.NaN, 0, false),
-                new PingPongDocument.Size(8, new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), 3, 20.5, 1.5, 0, false),
+                        Double.NaN, 0, false, Double.NaN, false),
+                new PingPongDocument.Size(8, new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), 3, 20.5, 1.5, 0, false, 0.2, false),
                 new PingPongDocument.Size(1 << 20, new Summary(100, 91_000, 92_800, 107_000, 180_000, 93_000, 900, 180, 0),
-                        Double.NaN, 11_300, 20, 0, false));
+                        Double.NaN, 11_300, 20, 0, false, 0.5, false));
         List<HockneyFit> fits = List.of(
                 new HockneyFit(0, 8, 2, 310, 5, Double.POSITIVE_INFINITY, Double.NaN, Double.POSITIVE_INFINITY, 0.02),
                 new HockneyFit(16, 1 << 20, 3, 390, 10, 11_300, 200, 4407, 0.01));
@@ -67,7 +67,7 @@ class PingPongReportTest {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(result().document()));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
-        assertEquals("fabprobe.pingpong/2", doc.get("schema"));
+        assertEquals("fabprobe.pingpong/3", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
         assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));
         assertEquals(1.25, doc.get("wall_seconds"));
@@ -87,7 +87,7 @@ class PingPongReportTest {
         assertEquals(3, sizes.size());
         Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
         assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms",
-                "remeasured", "disturbed"),
+                "remeasured", "disturbed", "gap_ms", "stalled"),
                 List.copyOf(eight.keySet()));
         assertEquals(8.0, eight.get("size_bytes"));
         assertEquals(3.0, eight.get("median_ci95_ns"));
@@ -122,7 +122,7 @@ class PingPongReportTest {
 
         assertFalse(Schemas.errors(json.replace("\"outliers\"", "\"outlier_count\""), "pingpong.schema.json").isEmpty(),
                 "a renamed field must fail the schema");
-        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/2", "fabprobe.pingpong/1"),
+        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/3", "fabprobe.pingpong/1"),
                 "pingpong.schema.json").isEmpty(), "another schema version must fail");
         assertFalse(Schemas.errors(json.replaceFirst("\"size_bytes\": 0", "\"size_bytes\": \"0\""), "pingpong.schema.json").isEmpty(),
                 "a size as text must fail");
