@@ -126,7 +126,7 @@ public final class OneSidedPingPong {
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
                 // every round is timed, warm-up included; begin and end exchange a message or two
                 double[] roundNs = PingPong.ns(ticks);
-                double gapNs = PingPong.gapNs(wallMs[i] * 1e6, roundNs, UNTIMED_ROUNDS, cpuWaitMs[i] * 1e6);
+                double gapNs = PingPong.gapNs(wallMs[i] * 1e6, roundNs, UNTIMED_ROUNDS, PingPong.longerWaitNs(mine, peer));
                 gapMs[i] = gapNs / 1e6;
                 gapStalled[i] = PingPong.gapStalled(gapNs, roundNs, UNTIMED_ROUNDS);
                 disturbed[i] = PingPong.disturbed(mine, peer, warmup + repetitions) || PingPong.stalled(samples[i])

@@ -199,7 +199,7 @@ public final class PingPong {
                 cpuWaitMs[i] = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : (mine.waitNs() + peer.waitNs()) / 1e6;
                 // the warm-up round trips and the closing one are not timed one by one
                 double[] roundNs = ns(ticks);
-                double gapNs = gapNs(wallMs[i] * 1e6, roundNs, warmup + 1, cpuWaitMs[i] * 1e6);
+                double gapNs = gapNs(wallMs[i] * 1e6, roundNs, warmup + 1, longerWaitNs(mine, peer));
                 gapMs[i] = gapNs / 1e6;
                 gapStalled[i] = gapStalled(gapNs, roundNs, warmup + 1);
                 disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]) || gapStalled[i];
@@ -241,15 +241,25 @@ public final class PingPong {
 
     /**
      * A size's wall time {@code wallNs} that no round accounts for: not its timed rounds
-     * ({@code roundNs}, one per round: a round trip, a window), not its {@code untimedRounds} (warm-up, closing) at the timed
-     * rounds' median pace, not the timing threads' wait for a CPU ({@code cpuWaitNs}, both sides
-     * summed; negative where unknown, then not subtracted). A stall inside the untimed rounds
-     * shows here and in no sample.
+     * ({@code roundNs}, one per round: a round trip, a window), not its {@code untimedRounds}
+     * (warm-up, closing) at the timed rounds' mean pace (a busy host slows them as much as the
+     * timed ones), not the timing threads' wait for a CPU beyond what the timed rounds already
+     * hold ({@code longerWaitNs}: the longer of the two sides' waits, as both wait on a busy host
+     * and a round trip waits for either; negative where unknown, then not subtracted). A stall
+     * inside the untimed rounds shows here and in no sample.
      */
-    public static double gapNs(double wallNs, double[] roundNs, int untimedRounds, double cpuWaitNs) {
+    public static double gapNs(double wallNs, double[] roundNs, int untimedRounds, double longerWaitNs) {
+        if (roundNs.length == 0) return 0;
         double timedNs = 0;
         for (double ns : roundNs) timedNs += ns;
-        return wallNs - timedNs - untimedRounds * median(roundNs) - Math.max(cpuWaitNs, 0);
+        double insideTimedNs = timedNs - roundNs.length * median(roundNs);
+        double waitElsewhereNs = Math.max(0, longerWaitNs - insideTimedNs);
+        return wallNs - timedNs - untimedRounds * (timedNs / roundNs.length) - waitElsewhereNs;
+    }
+
+    /** The longer of two sides' waits for a CPU in ns, or -1 when either is unknown. */
+    public static double longerWaitNs(Disturbances.Reading mine, Disturbances.Reading peer) {
+        return mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : Math.max(mine.waitNs(), peer.waitNs());
     }
 
     /**

@@ -110,8 +110,7 @@ public final class Stream {
      */
     static boolean judge(Samples s, int at, Disturbances.Reading mine, Disturbances.Reading peer, double wallNs,
                          int windows, int untimedWindows) {
-        double cpuWaitNs = mine.waitNs() < 0 || peer.waitNs() < 0 ? -1 : mine.waitNs() + peer.waitNs();
-        double gapNs = PingPong.gapNs(wallNs, s.windowNs()[at], untimedWindows, cpuWaitNs);
+        double gapNs = PingPong.gapNs(wallNs, s.windowNs()[at], untimedWindows, PingPong.longerWaitNs(mine, peer));
         s.gapMs()[at] = gapNs / 1e6;
         s.stalled()[at] = PingPong.stalled(s.windowNs()[at]) || PingPong.gapStalled(gapNs, s.windowNs()[at], untimedWindows);
         s.disturbed()[at] = PingPong.disturbed(mine, peer, windows) || s.stalled()[at];

@@ -129,6 +129,13 @@ class PingPongInProcessTest {
         assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000, rounds, 100, 0), 1);
         // 30 ms more that waiting for a CPU explains: no gap
         assertEquals(0, PingPong.gapNs(20e6 + 100 * 20_000 + 30e6, rounds, 100, 30e6), 1);
+        // a busy host: 400 of the timed rounds waited 20 us more; the untimed ones at that pace, the
+        // wait (each side's) already inside the timed rounds: no gap, not a negative one
+        double[] busy = rounds.clone();
+        for (int r = 0; r < 400; r++) busy[r] = 40_000;
+        assertEquals(0, PingPong.gapNs(28e6 + 100 * 28_000, busy, 100, 8e6), 1);
+        // and a 3 s outage in its warm-up stays a 3 s gap on that busy host
+        assertEquals(3e9, PingPong.gapNs(28e6 + 100 * 28_000 + 3e9, busy, 100, 8e6), 1);
         assertFalse(PingPong.gapStalled(30e6, rounds, 100), "30 ms: a busy host's slices, below the bound");
         assertTrue(PingPong.gapStalled(3e9, rounds, 100), "3 s: an outage");
         // large messages: 10 ms round trips, 100 untimed ones take 1 s, and a 600 ms gap is theirs to explain
