@@ -150,16 +150,7 @@ public final class OfiTransport implements Transport, OneSided {
         socketBased = socketBased(provider);
         MemorySegment hints = Fi.allocinfo();
         try {
-            fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV() | oneSidedCaps(op));
-            fi_info.mode(hints, FI_CONTEXT() | FI_CONTEXT2());
-            fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
-            MemorySegment domainAttr = ref(fi_info.domain_attr(hints), fi_domain_attr.layout().byteSize());
-            fi_domain_attr.mr_mode(domainAttr, (int) MR_MODES_HONORED);
-            fi_domain_attr.threading(domainAttr, FI_THREAD_DOMAIN());
-            // fi_freeinfo frees prov_name: it must come from malloc
-            org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(
-                    ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
-                    Libc.strdup(provider));
+            describe(hints, provider, op);
 
             String node = socketBased ? options.sourceNode() : "";
             MemorySegment infoOut = arena.allocate(ADDRESS);
@@ -275,7 +266,20 @@ public final class OfiTransport implements Transport, OneSided {
         NativeEnvironment.reclaimTerminationSignals();
     }
 
-    /** What {@code op} needs beside tagged messages: nothing for send. */
+    /** The hints of a tagged RDM endpoint of {@code provider} that can run {@code op}, as open and offers ask. */
+    private static void describe(MemorySegment hints, String provider, Op op) {
+        fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV() | oneSidedCaps(op));
+        fi_info.mode(hints, FI_CONTEXT() | FI_CONTEXT2());
+        fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
+        MemorySegment domainAttr = ref(fi_info.domain_attr(hints), fi_domain_attr.layout().byteSize());
+        fi_domain_attr.mr_mode(domainAttr, (int) MR_MODES_HONORED);
+        fi_domain_attr.threading(domainAttr, FI_THREAD_DOMAIN());
+        // fi_freeinfo frees prov_name: it must come from malloc
+        org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(
+                ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
+                Libc.strdup(provider));
+    }
+
     /**
      * Whether {@code provider} offers a tagged RDM endpoint that can run {@code op}, asked as
      * {@link #open} asks (the op's caps in the hints): fi_getinfo without hints lists fewer caps
@@ -284,15 +288,7 @@ public final class OfiTransport implements Transport, OneSided {
     public static boolean offers(String provider, Op op) {
         MemorySegment hints = Fi.allocinfo();
         try (Arena arena = Arena.ofConfined()) {
-            fi_info.caps(hints, FI_TAGGED() | FI_SEND() | FI_RECV() | oneSidedCaps(op));
-            fi_info.mode(hints, FI_CONTEXT() | FI_CONTEXT2());
-            fi_ep_attr.type(ref(fi_info.ep_attr(hints), fi_ep_attr.layout().byteSize()), FI_EP_RDM());
-            MemorySegment domainAttr = ref(fi_info.domain_attr(hints), fi_domain_attr.layout().byteSize());
-            fi_domain_attr.mr_mode(domainAttr, (int) MR_MODES_HONORED);
-            fi_domain_attr.threading(domainAttr, FI_THREAD_DOMAIN());
-            org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.prov_name(
-                    ref(fi_info.fabric_attr(hints), org.fabprobe.bindings.libfabric.gen.fi_fabric_attr.layout().byteSize()),
-                    Libc.strdup(provider));
+            describe(hints, provider, op);
             MemorySegment out = arena.allocate(ADDRESS);
             if (fi_getinfo(Fi.requestedVersion(), MemorySegment.NULL, MemorySegment.NULL, 0, hints, out) != 0) return false;
             fi_freeinfo(out.get(ADDRESS, 0));
@@ -302,6 +298,7 @@ public final class OfiTransport implements Transport, OneSided {
         }
     }
 
+    /** What {@code op} needs beside tagged messages: nothing for send. */
     private static long oneSidedCaps(Op op) {
         return switch (op) {
             case SEND -> 0;
