@@ -15,6 +15,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.launch.MpiGroup;
 import org.fabprobe.method.CollectivesMethod;
 import org.fabprobe.method.CollectivesMethod.Operation;
 import org.fabprobe.report.CollectivesReport;
@@ -159,13 +160,15 @@ final class CollectivesCommand implements Callable<Integer> {
     /** This rank's part of the world-size run; the result on rank 0, null elsewhere. */
     private CollectivesMethod.Result measureWorld(CollectivesMethod.Settings settings, long largest) {
         MpiWorld world = MpiWorld.open(transport); // left at the end of the run (cli.Main)
-        CollectivesMethod m = new CollectivesMethod(world.mpi(), world.size(), largest);
-        try {
-            CollectivesMethod.Result r = m.run(settings, world.facts());
-            world.mpi().barrier();
-            return world.rank() == 0 ? r : null;
-        } finally {
-            m.close();
+        try (MpiGroup group = new MpiGroup(world)) {
+            CollectivesMethod m = new CollectivesMethod(world.mpi(), group, largest);
+            try {
+                CollectivesMethod.Result r = m.run(settings, world.facts());
+                world.mpi().barrier();
+                return group.rank() == 0 ? r : null;
+            } finally {
+                m.close();
+            }
         }
     }
 

@@ -16,9 +16,11 @@ import org.fabprobe.api.Durations;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.launch.Group;
 import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.launch.MpiGroup;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.MatrixReduction;
 import org.fabprobe.method.RoundRobin;
@@ -29,7 +31,6 @@ import org.fabprobe.transport.Transport;
 import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.TransportOptions;
 import org.fabprobe.transport.Transports;
-import org.fabprobe.transport.mpi.ControlPlane;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiTransport;
 import org.fabprobe.transport.mpi.MpiWorld;
@@ -211,9 +212,9 @@ public final class MatrixCommand implements Callable<Integer> {
         MatrixMethod.Result result;
         MatrixReduction.Reduced reduced;
         Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
-        try (t; ControlPlane control = new ControlPlane(world)) {
-            result = new MatrixMethod(t, control, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
-            reduced = reduce(MatrixReduction.over(control), result, request, csv);
+        try (t; MpiGroup group = new MpiGroup(world)) {
+            result = new MatrixMethod(t, group, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
+            reduced = reduce(group, result, request, csv);
         } catch (RuntimeException e) {
             // the other ranks wait for this one (its partner, rank 0, a barrier): say why, then end them all
             int code = Main.report(e);
@@ -251,7 +252,7 @@ public final class MatrixCommand implements Callable<Integer> {
      * Every rank: the reduction of the rows to rank 0's figures. Beyond the listed ranks, rank 0
      * writes --csv as the rows arrive (every rank knows from its command line whether to send them).
      */
-    private static MatrixReduction.Reduced reduce(MatrixReduction.Collectives control, MatrixMethod.Result result, Request request,
+    private static MatrixReduction.Reduced reduce(Group.Channels control, MatrixMethod.Result result, Request request,
                                                   Path csv) {
         double k = request.outlierK(), ratio = request.outlierRatio();
         boolean stream = csv != null && result.ranks() > MatrixReduction.listedRanks();

@@ -14,6 +14,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SizeList;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.launch.MpiGroup;
 import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.model.MultiPairFit;
 import org.fabprobe.model.MultiPairModel;
@@ -126,7 +127,8 @@ final class MultiPairCommand implements Callable<Integer> {
                 throw new FabprobeException(ExitCode.USAGE, "multipair needs an even number of ranks (2k for k pairs), not "
                         + world.size());
             }
-            MultiPairMethod method = new MultiPairMethod(world.mpi(), world.rank(), world.size(), (int) sizeList[sizeList.length - 1]);
+            MpiGroup group = new MpiGroup(world);
+            MultiPairMethod method = new MultiPairMethod(world.mpi(), group, (int) sizeList[sizeList.length - 1]);
             try {
                 // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
                 var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
@@ -135,6 +137,7 @@ final class MultiPairCommand implements Callable<Integer> {
                 world.mpi().barrier();
             } finally {
                 method.close();
+                group.close();
             }
             if (result == null) return ExitCode.OK; // ranks other than 0 report nothing
             if (LocalLauncher.replyWanted()) {

@@ -14,7 +14,8 @@ import org.fabprobe.transport.TransportException;
 import org.fabprobe.transport.TransportName;
 
 /**
- * One measurement between measure and mirror, the same steps over every {@link Rendezvous}:
+ * One measurement between measure and mirror, the same steps over every {@link Rendezvous}, whose
+ * two sides meet as a {@link Group} of two ({@link PairGroup}: the address exchange, the control channel):
  *
  * <pre>
  * measure                                  mirror
@@ -106,8 +107,10 @@ public final class Session {
              Opened opened = new Opened(open(rv, spec, node));
              CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
             Transport t = opened.transport();
+            Group pair = PairGroup.of(rv);
+            int peer = 1 - pair.rank();
             rv.phase("the address exchange");
-            byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
+            byte[] peerAddress = pair.exchange(t.localAddress())[peer];
             try {
                 if (peerAddress.length > 0) t.connect(peerAddress);
             } catch (TransportException e) {
@@ -122,7 +125,7 @@ public final class Session {
             rv.phase("the measurement");
             R result;
             try (Watchdog watchdog = Watchdog.startMeasure(watchdogLimitMs(spec), "the measure process", rv, meeting::abandon)) {
-                result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
+                result = measureHalf.run(t, new Await(spec.timeout().toNanos(), rv.peer()), pair.control(peer, 0));
             } catch (TransportException e) {
                 throw explained(e, rv, meeting, "the measurement");
             }
@@ -154,8 +157,10 @@ public final class Session {
              Opened opened = new Opened(open(rv, spec, node));
              CompilerThreads.Lowered lowered = CompilerThreads.lower()) {
             Transport t = opened.transport();
+            Group pair = PairGroup.of(rv);
+            int peer = 1 - pair.rank();
             rv.phase("the address exchange");
-            byte[] peerAddress = rv.exchangeAddresses(t.localAddress());
+            byte[] peerAddress = pair.exchange(t.localAddress())[peer];
             try {
                 if (peerAddress.length > 0) t.connect(peerAddress);
             } catch (TransportException e) {
@@ -164,7 +169,7 @@ public final class Session {
             }
             rv.phase("the measurement");
             try (Watchdog watchdog = Watchdog.start(watchdogLimitMs(spec), "the mirror process", rv, onHang)) {
-                spec.schedule().mirrorHalf().run(t, new Await(spec.timeout().toNanos(), rv.peer()), rv.control());
+                spec.schedule().mirrorHalf().run(t, new Await(spec.timeout().toNanos(), rv.peer()), pair.control(peer, 0));
             } catch (TransportException e) {
                 throw explained(e, rv, null, "the measurement");
             }

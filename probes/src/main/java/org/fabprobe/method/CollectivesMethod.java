@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.fabprobe.bindings.mpi.Mpi;
+import org.fabprobe.launch.Group;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.MedianCi;
@@ -110,7 +111,8 @@ public final class CollectivesMethod {
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment send, recv, local, max;
 
-    public CollectivesMethod(Mpi mpi, int procs, long largestSize) {
+    public CollectivesMethod(Mpi mpi, Group group, long largestSize) {
+        int procs = group.size();
         this.mpi = mpi;
         this.procs = procs;
         double cost = Clock.facts().readCostNs();

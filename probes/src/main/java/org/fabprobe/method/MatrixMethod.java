@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.Group;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.pattern.Await;
 import org.fabprobe.pattern.Disturbances;
@@ -13,7 +14,6 @@ import org.fabprobe.pattern.PingPong;
 import org.fabprobe.pattern.Probe;
 import org.fabprobe.transport.Control;
 import org.fabprobe.transport.Transport;
-import org.fabprobe.transport.mpi.ControlPlane;
 
 /**
  * All pairs of n ranks (JSC LinkTest's scheme): the round-robin schedule ({@link RoundRobin})
@@ -33,7 +33,7 @@ import org.fabprobe.transport.mpi.ControlPlane;
  * </pre>
  *
  * No rank of a pair makes an MPI call while the pair is timing; ranks that wait (for GO, the
- * barrier or the figures) poll MPI_Test with sleeps of up to 1 ms ({@link ControlPlane}). A pair
+ * barrier or the figures) poll MPI_Test with sleeps of up to 1 ms ({@link org.fabprobe.launch.MpiGroup}). A pair
  * whose timing threads were preempted often (or whose emulator missed its deadlines) is
  * disturbed and measured again, alone, after the rounds ({@code retries} passes). The two ranks of
  * a pair agree on sizes and counts from the schedule they both know, so no control message
@@ -186,7 +186,7 @@ public final class MatrixMethod {
     private static final int JIT_CHUNK = 2;
 
     private final Transport transport;
-    private final ControlPlane control;
+    private final Group.Channels control;
     private final Settings settings;
     private final int n, rank;
     private final PingPong.Calls calls;
@@ -198,7 +198,7 @@ public final class MatrixMethod {
     private long notRetried;
     private double[] roundPairsMs, roundSlowestMs;
 
-    public MatrixMethod(Transport transport, ControlPlane control, Settings settings) {
+    public MatrixMethod(Transport transport, Group.Channels control, Settings settings) {
         this.transport = transport;
         this.control = control;
         this.settings = settings;
@@ -211,7 +211,7 @@ public final class MatrixMethod {
 
     /** Runs the whole schedule on this rank: the result on rank 0, null elsewhere. */
     public Result run(String hostname) {
-        byte[][] all = control.allgather(encodeAddress(hostname, transport.localAddress()));
+        byte[][] all = control.exchange(encodeAddress(hostname, transport.localAddress()));
         List<String> hosts = new ArrayList<>(n);
         addresses = new byte[n][];
         for (int r = 0; r < n; r++) {
@@ -412,7 +412,7 @@ public final class MatrixMethod {
 
     /** The pair's pLogP run: the lower rank measures (and returns the first range's LogGP set), the higher mirrors. */
     private LogGP pLogP(int partner, Await await, boolean measure, boolean warmUp) {
-        Control pair = control.pairWith(partner, PROBE);
+        Control pair = control.control(partner, PROBE);
         Probe probe = new Probe(transport, await, pair, PROBE_DEPTH, calls);
         if (!measure) {
             Probe.mirror(transport, await, pair, PROBE_DEPTH, calls);

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
+import org.fabprobe.launch.Group.Channels;
 import org.fabprobe.model.Robust;
 import org.fabprobe.result.MatrixDocument;
 import org.fabprobe.result.MatrixDocument.Group;
 import org.fabprobe.result.MatrixDocument.Outlier;
-import org.fabprobe.transport.mpi.ControlPlane;
 
 /**
  * From the rows every rank keeps ({@link MatrixMethod}) to the matrix's figures on rank 0,
@@ -67,65 +67,12 @@ public final class MatrixReduction {
 
     private MatrixReduction() {}
 
-    /** What the reduction needs of the ranks' control plane: {@link ControlPlane} over MPI, or ranks made in a test. */
-    public interface Collectives {
-        /** The element-wise sum over all ranks, on every rank. */
-        double[] allreduceSum(double[] mine);
-
-        /** Rank 0's values on every rank. */
-        double[] broadcast(double[] values);
-
-        /** Every rank's values (one length), in rank order, on rank 0; null elsewhere. */
-        double[] gather(double[] mine);
-
-        void send(int dest, int channel, double... values);
-
-        double[] receive(int source, int channel, int count);
-
-        void sendArray(int dest, int channel, double[] values);
-
-        double[] receiveArray(int source, int channel, int count);
-    }
-
-    /** The MPI control plane as the reduction's collectives. */
-    public static Collectives over(ControlPlane c) {
-        return new Collectives() {
-            public double[] allreduceSum(double[] mine) {
-                return c.allreduceSum(mine);
-            }
-
-            public double[] broadcast(double[] values) {
-                return c.broadcast(values);
-            }
-
-            public double[] gather(double[] mine) {
-                return c.gather(mine);
-            }
-
-            public void send(int dest, int channel, double... values) {
-                c.send(dest, channel, values);
-            }
-
-            public double[] receive(int source, int channel, int count) {
-                return c.receive(source, channel, count);
-            }
-
-            public void sendArray(int dest, int channel, double[] values) {
-                c.sendArray(dest, channel, values);
-            }
-
-            public double[] receiveArray(int source, int channel, int count) {
-                return c.receiveArray(source, channel, count);
-            }
-        };
-    }
-
     /**
      * Collective over every rank. {@code streamRows}, the same on every rank, sends every row to
      * rank 0 beyond {@link #LISTED_RANKS} ranks, where {@code sink} (rank 0) takes each pair.
      * Returns rank 0's figures; null elsewhere.
      */
-    public static Reduced reduce(Collectives control, MatrixMethod.Result r, double k, double minRatio, boolean streamRows,
+    public static Reduced reduce(Channels control, MatrixMethod.Result r, double k, double minRatio, boolean streamRows,
                                  Consumer<MatrixDocument.Pair> sink) {
         int n = r.ranks(), rank = r.rank(), listed = listedRanks();
         List<String> hosts = r.hosts();

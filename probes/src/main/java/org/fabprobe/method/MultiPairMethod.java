@@ -1,7 +1,5 @@
 package org.fabprobe.method;
 
-import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -10,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.Clock;
+import org.fabprobe.launch.Group;
 
 /**
  * IMB PingPong in multi mode over MPI_COMM_WORLD: k = size / 2 pairs at once between two groups
@@ -20,8 +19,11 @@ import org.fabprobe.clock.Clock;
  *   MPI_Barrier                          all pairs start together
  *   t = now(); n(x) x (MPI_Send, MPI_Recv) on the pinging side, (MPI_Recv, MPI_Send) on the other
  *   t = now() - t - one clock read      each pair its own loop, on the TSC
- *   MPI_Gather to rank 0                untimed: T_b of the sample = the slowest pair
+ *   gather to rank 0                     untimed (the group's): T_b of the sample = the slowest pair
  * </pre>
+ *
+ * The barrier before each loop is MPI's own (the pairs' common start belongs to the timing);
+ * what is untimed, the gather and rank 0's warm-up decision, goes through the {@link Group}.
  *
  * n(x) is the run's own count (given per size), recorded with the result: the model's T_b
  * depends on it. One buffer of the largest size per rank, off-heap, allocated once.
@@ -65,17 +67,20 @@ public final class MultiPairMethod {
                          List<Point> points) {}
 
     private final Mpi mpi;
+    private final Group.Channels group;
     private final int rank, size, pairs, peer;
     private final boolean pinging;
     private final double readCostNs;
     private final Arena arena = Arena.ofConfined();
-    private final MemorySegment buffer, mine, all, flag;
+    private final MemorySegment buffer;
 
-    /** For a world of {@code size} ranks (even, >= 2) and messages up to {@code largest} bytes. */
-    public MultiPairMethod(Mpi mpi, int rank, int size, int largest) {
+    /** For the ranks of {@code group} (an even number, >= 2) timing over {@code mpi}, messages up to {@code largest} bytes. */
+    public MultiPairMethod(Mpi mpi, Group.Channels group, int largest) {
+        int size = group.size();
         if (size < 2 || size % 2 != 0) throw new IllegalArgumentException("multipair needs an even number of ranks, not " + size);
         this.mpi = mpi;
-        this.rank = rank;
+        this.group = group;
+        this.rank = group.rank();
         this.size = size;
         this.pairs = size / 2;
         this.pinging = rank < pairs;
@@ -83,9 +88,6 @@ public final class MultiPairMethod {
         double cost = Clock.facts().readCostNs();
         this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
         buffer = arena.allocate(Math.max(64, largest), 4096);
-        mine = arena.allocate(JAVA_DOUBLE, 1);
-        all = arena.allocate(JAVA_DOUBLE, size);
-        flag = arena.allocate(JAVA_DOUBLE, 1);
     }
 
     /** Runs every size; the result on rank 0, null on the others. */
@@ -97,12 +99,13 @@ public final class MultiPairMethod {
     public Result run(Settings s, Map<String, String> transportFacts, org.fabprobe.Steps steps) {
         long start = System.nanoTime();
         int smallest = (int) s.sizes()[0];
+        boolean jitMore;
         do {
             mpi.barrier();
             pingPongs(smallest, JIT_ROUND);
-            flag.setAtIndex(JAVA_DOUBLE, 0, System.nanoTime() - start < s.jitBudgetNs() ? 1 : 0);
-            mpi.bcast(flag, 8, 0); // rank 0's clock decides for all
-        } while (flag.getAtIndex(JAVA_DOUBLE, 0) > 0);
+            double more = System.nanoTime() - start < s.jitBudgetNs() ? 1 : 0;
+            jitMore = group.broadcast(new double[] {more})[0] > 0; // rank 0's clock decides for all
+        } while (jitMore);
         double jitMs = (System.nanoTime() - start) / 1e6;
 
         List<Point> points = new ArrayList<>();
@@ -119,12 +122,12 @@ public final class MultiPairMethod {
                 long t0 = Clock.now();
                 pingPongs(x, n);
                 long t1 = Clock.now();
-                mine.setAtIndex(JAVA_DOUBLE, 0, pinging ? Math.max(0, Clock.toNs(t1 - t0) - readCostNs) : Double.NaN);
-                mpi.gather(mine, all, 8, 0);
+                double mine = pinging ? Math.max(0, Clock.toNs(t1 - t0) - readCostNs) : Double.NaN;
+                double[] all = group.gather(new double[] {mine});
                 if (rank == 0) {
                     double max = 0;
                     for (int p = 0; p < pairs; p++) {
-                        perPair[p][j] = all.getAtIndex(JAVA_DOUBLE, p);
+                        perPair[p][j] = all[p];
                         max = Math.max(max, perPair[p][j]);
                     }
                     loops[j] = max;

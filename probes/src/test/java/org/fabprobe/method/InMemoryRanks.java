@@ -12,9 +12,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import org.fabprobe.launch.Group;
+import org.fabprobe.transport.Control;
 
 /**
- * n ranks as n threads of this process, with {@link MatrixReduction.Collectives} between them:
+ * n ranks as n threads of this process, a {@link Group.Channels} between them:
  * collectives meet at a barrier, messages pass through one queue per (source, destination,
  * channel). Sums add in rank order, as a deterministic MPI_Reduce of counts would.
  */
@@ -22,16 +24,18 @@ public final class InMemoryRanks {
     private final int n;
     private final CyclicBarrier barrier;
     private final double[][] slots;
+    private final byte[][] bytes;
     private final Map<String, BlockingQueue<double[]>> queues = new ConcurrentHashMap<>();
 
     private InMemoryRanks(int n) {
         this.n = n;
         this.barrier = new CyclicBarrier(n);
         this.slots = new double[n][];
+        this.bytes = new byte[n][];
     }
 
     /** Runs {@code body}(rank, collectives) on n threads; returns each rank's result, in rank order. */
-    public static <T> List<T> run(int n, BiFunction<Integer, MatrixReduction.Collectives, T> body) throws Exception {
+    public static <T> List<T> run(int n, BiFunction<Integer, Group.Channels, T> body) throws Exception {
         InMemoryRanks world = new InMemoryRanks(n);
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
@@ -60,8 +64,62 @@ public final class InMemoryRanks {
         return queues.computeIfAbsent(source + ">" + dest + "#" + channel, k -> new LinkedBlockingQueue<>());
     }
 
-    private MatrixReduction.Collectives of(int rank) {
-        return new MatrixReduction.Collectives() {
+    private double[] take(int source, int dest, int channel, int count) {
+        try {
+            double[] v = queue(source, dest, channel).poll(120, TimeUnit.SECONDS);
+            if (v == null || v.length < count) throw new IllegalStateException("no message from " + source);
+            return java.util.Arrays.copyOf(v, count);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Group.Channels of(int rank) {
+        return new Group.Channels() {
+            public int rank() {
+                return rank;
+            }
+
+            public int size() {
+                return n;
+            }
+
+            public void barrier() {
+                await();
+            }
+
+            public byte[][] exchange(byte[] mine) {
+                bytes[rank] = mine.clone();
+                await();
+                byte[][] all = new byte[n][];
+                for (int r = 0; r < n; r++) all[r] = bytes[r].clone();
+                await();
+                return all;
+            }
+
+            public Control control(int partner, int channel) {
+                return new Control() {
+                    public void sendAll(String name, long... values) {
+                        double[] v = new double[values.length];
+                        for (int i = 0; i < v.length; i++) v[i] = values[i];
+                        queue(rank, partner, channel).add(v);
+                    }
+
+                    public long[] receiveAll(String name, int count) {
+                        double[] v = take(partner, rank, channel, count);
+                        long[] out = new long[count];
+                        for (int i = 0; i < count; i++) out[i] = (long) v[i];
+                        return out;
+                    }
+                };
+            }
+
+            public double[][] receiveFrom(int[] sources, int channel, int count) {
+                double[][] out = new double[sources.length][];
+                for (int i = 0; i < sources.length; i++) out[i] = receive(sources[i], channel, count);
+                return out;
+            }
+
             public double[] allreduceSum(double[] mine) {
                 slots[rank] = mine.clone();
                 await();
@@ -96,13 +154,7 @@ public final class InMemoryRanks {
             }
 
             public double[] receive(int source, int channel, int count) {
-                try {
-                    double[] v = queue(source, rank, channel).poll(120, TimeUnit.SECONDS);
-                    if (v == null || v.length < count) throw new IllegalStateException("no message from " + source);
-                    return java.util.Arrays.copyOf(v, count);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+                return take(source, rank, channel, count);
             }
 
             public void sendArray(int dest, int channel, double[] values) {

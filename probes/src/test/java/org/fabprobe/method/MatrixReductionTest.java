@@ -9,8 +9,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import org.fabprobe.launch.Group;
 import org.fabprobe.model.Robust;
 import org.fabprobe.result.MatrixDocument;
+import org.fabprobe.transport.Control;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,7 +144,33 @@ class MatrixReductionTest {
         List<MatrixMethod.Result> results = results(n, 3);
         AtomicLong doubles = new AtomicLong();
         InMemoryRanks.run(n, (rank, c) -> {
-            MatrixReduction.Collectives counted = rank != 0 ? c : new MatrixReduction.Collectives() {
+            Group.Channels counted = rank != 0 ? c : new Group.Channels() {
+                public int rank() {
+                    return c.rank();
+                }
+
+                public int size() {
+                    return c.size();
+                }
+
+                public void barrier() {
+                    c.barrier();
+                }
+
+                public byte[][] exchange(byte[] mine) {
+                    return c.exchange(mine);
+                }
+
+                public Control control(int partner, int channel) {
+                    return c.control(partner, channel);
+                }
+
+                public double[][] receiveFrom(int[] sources, int channel, int count) {
+                    double[][] all = c.receiveFrom(sources, channel, count);
+                    for (double[] v : all) count(v);
+                    return all;
+                }
+
                 private double[] count(double[] v) {
                     if (v != null) doubles.addAndGet(v.length);
                     return v;

@@ -1,4 +1,4 @@
-package org.fabprobe.transport.mpi;
+package org.fabprobe.launch;
 
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -10,9 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.runtime.Shutdown;
 import org.fabprobe.transport.Control;
+import org.fabprobe.transport.mpi.MpiWorld;
 
 /**
- * MPI_COMM_WORLD as the untimed control plane of a run over many ranks (matrix): one
+ * MPI_COMM_WORLD as a {@link Group}, the untimed control plane of a run over many ranks: one
  * allgather of addresses at the start, then only point-to-point messages on tags of their own,
  * waited for without spinning: MPI_Test, then a sleep that doubles from 20 µs to 1 ms, again.
  * A rank that waits here takes next to no CPU from the pairs that are timing (on an
@@ -21,20 +22,17 @@ import org.fabprobe.transport.Control;
  * ({@link MpiWorld#leave()}). The barrier is a dissemination barrier: ceil(log2 n) rounds of
  * one send and one receive per rank, so it holds for thousands of ranks.
  */
-public final class ControlPlane implements AutoCloseable {
+public final class MpiGroup implements Group.Channels, AutoCloseable {
     /** Tags of the control plane: above the transport's data (1), control (2) and the bootstrap's (3, 4). */
     private static final int BARRIER_TAG = 100, MESSAGE_TAG_BASE = 200;
     private static final long FIRST_NAP_NS = 20_000, LONGEST_NAP_NS = 1_000_000;
-    /** Doubles in one message at most. */
-    public static final int MAX_VALUES = 64;
-
     private final Mpi mpi;
     private final int rank, size;
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment token, requests, outbox;
     private MemorySegment inbox;
 
-    public ControlPlane(MpiWorld world) {
+    public MpiGroup(MpiWorld world) {
         this.mpi = world.mpi();
         this.rank = world.rank();
         this.size = world.size();
@@ -44,10 +42,12 @@ public final class ControlPlane implements AutoCloseable {
         inbox = arena.allocate(8L * MAX_VALUES, 8);
     }
 
+    @Override
     public int rank() {
         return rank;
     }
 
+    @Override
     public int size() {
         return size;
     }
@@ -56,7 +56,8 @@ public final class ControlPlane implements AutoCloseable {
      * Every rank's bytes, in rank order (MPI_Allgather of their lengths, then of slots of the
      * longest): once at the start, before anything is timed.
      */
-    public byte[][] allgather(byte[] mine) {
+    @Override
+    public byte[][] exchange(byte[] mine) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment length = a.allocate(JAVA_INT), lengths = a.allocate(JAVA_INT, size);
             length.set(JAVA_INT, 0, mine.length);
@@ -76,6 +77,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Returns once every rank has called it (dissemination barrier, point-to-point, waiting without spinning). */
+    @Override
     public void barrier() {
         for (int step = 0, distance = 1; distance < size; step++, distance <<= 1) {
             long sendSlot = requests.address(), recvSlot = sendSlot + Mpi.REQUEST_BYTES;
@@ -87,6 +89,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Sends a few doubles to {@code dest} on channel {@code channel} and returns when the buffer is free. */
+    @Override
     public void send(int dest, int channel, double... values) {
         if (values.length > MAX_VALUES) throw new IllegalArgumentException("control message too long");
         for (int i = 0; i < values.length; i++) outbox.setAtIndex(JAVA_DOUBLE, i, values[i]);
@@ -96,11 +99,13 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Receives {@code count} doubles from {@code source} on channel {@code channel}. */
+    @Override
     public double[] receive(int source, int channel, int count) {
         return receiveFrom(new int[] {source}, channel, count)[0];
     }
 
     /** One message of {@code count} doubles from each of {@code sources}, in any order of arrival. */
+    @Override
     public double[][] receiveFrom(int[] sources, int channel, int count) {
         if (count > MAX_VALUES) throw new IllegalArgumentException("control message too long");
         double[][] out = new double[sources.length][];
@@ -137,6 +142,7 @@ public final class ControlPlane implements AutoCloseable {
     // ---- after the timing: MPI's own collectives over doubles (matrix's reductions) ----------
 
     /** The element-wise sum over all ranks, on every rank (MPI_Reduce to rank 0, then MPI_Bcast). */
+    @Override
     public double[] allreduceSum(double[] mine) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment send = a.allocateFrom(JAVA_DOUBLE, mine), sum = a.allocate(JAVA_DOUBLE, Math.max(1, mine.length));
@@ -147,6 +153,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Rank 0's values on every rank (MPI_Bcast); the other ranks pass an array of the same length. */
+    @Override
     public double[] broadcast(double[] values) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buffer = a.allocate(JAVA_DOUBLE, Math.max(1, values.length));
@@ -157,6 +164,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Every rank's {@code mine} (all of one length), in rank order, on rank 0 (MPI_Gather); null elsewhere. */
+    @Override
     public double[] gather(double[] mine) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment send = a.allocateFrom(JAVA_DOUBLE, mine);
@@ -167,6 +175,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Sends any number of doubles (one message, its own buffer) and returns when it is delivered. */
+    @Override
     public void sendArray(int dest, int channel, double[] values) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buffer = a.allocateFrom(JAVA_DOUBLE, values.length == 0 ? new double[1] : values);
@@ -177,6 +186,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** Receives {@code count} doubles sent by {@link #sendArray}. */
+    @Override
     public double[] receiveArray(int source, int channel, int count) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buffer = a.allocate(JAVA_DOUBLE, Math.max(1, count));
@@ -204,18 +214,19 @@ public final class ControlPlane implements AutoCloseable {
      * rendezvous, carried on channel {@code channel} of this plane. Values are longs, sent as
      * doubles (exact below 2^53).
      */
-    public Control pairWith(int partner, int channel) {
+    @Override
+    public Control control(int partner, int channel) {
         return new Control() {
             @Override
             public void sendAll(String name, long... values) {
                 double[] v = new double[values.length];
                 for (int i = 0; i < v.length; i++) v[i] = values[i];
-                ControlPlane.this.send(partner, channel, v);
+                MpiGroup.this.send(partner, channel, v);
             }
 
             @Override
             public long[] receiveAll(String name, int count) {
-                double[] v = ControlPlane.this.receive(partner, channel, count);
+                double[] v = MpiGroup.this.receive(partner, channel, count);
                 long[] out = new long[count];
                 for (int i = 0; i < count; i++) out[i] = (long) v[i];
                 return out;
