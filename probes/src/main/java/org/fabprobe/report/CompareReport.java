@@ -96,8 +96,10 @@ public final class CompareReport {
         double scale = perByte ? 1 : 1e-3;
         // a negative L is no latency: the overlap (Table 1) or a gap above RTT(0)/2 (pLogP), named below the row
         String negative = label.startsWith("L ") ? "– (overlap)" : label.startsWith("pLogP L") ? "– (see below)" : null;
+        // the difference of a value this run did not resolve says nothing either
+        boolean sideUnresolved = CompareAnalysis.unresolved(c.raw(), perByte) || CompareAnalysis.unresolved(c.mpi(), perByte);
         return String.format(Locale.ROOT, ROW, label, value(c.raw(), scale, perByte, negative),
-                value(c.mpi(), scale, perByte, negative), value(c.difference(), scale, perByte, null),
+                value(c.mpi(), scale, perByte, negative), sideUnresolved ? "–" : value(c.difference(), scale, perByte, null),
                 Double.isNaN(c.rawDrift()) ? "–" : String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale));
     }
 
