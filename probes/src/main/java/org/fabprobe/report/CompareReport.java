@@ -57,7 +57,7 @@ public final class CompareReport {
                 b.append("  (L < 0 from Table 1 is no latency: the overheads hold the transfer; MPI - raw of L is the"
                         + " difference of the two overlaps)\n");
             }
-            if (!r.rawSteps().isEmpty() || !r.mpiSteps().isEmpty()) perSize(b, r);
+            if ((!r.rawSteps().isEmpty() || !r.mpiSteps().isEmpty()) && !r.sizes().isEmpty()) perSize(b, r);
         }
         b.append(String.format(Locale.ROOT, "%n± is the 95 %% uncertainty; MPI - raw is the library's own overhead. Raw ran"
                 + " before and after MPI:%nraw is their mean, raw drift their difference (the host's, between runs), and"
@@ -74,7 +74,8 @@ public final class CompareReport {
         StringBuilder s = new StringBuilder();
         if (!r.rawSteps().isEmpty()) s.append("; raw alone steps at ").append(sizes(r.rawSteps()));
         if (!r.mpiSteps().isEmpty()) s.append("; MPI alone steps at ").append(sizes(r.mpiSteps()));
-        if (!s.isEmpty()) s.append(" (per size below)");
+        // sizes both sides measured; MPI's adaptive sizes beyond the requested ones have no raw twin
+        if (!s.isEmpty()) s.append(r.sizes().isEmpty() ? " (no size both sides measured)" : " (per size below)");
         return s.toString();
     }
 
