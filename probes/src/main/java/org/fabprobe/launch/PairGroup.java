@@ -11,7 +11,7 @@ import org.fabprobe.transport.Control;
  * the gather are messages on that control channel; the addresses go the rendezvous's way.
  */
 public final class PairGroup implements Group {
-    private static final int MAX_LONGS = 1024;
+    private static final int MAX_ADDRESS_BYTES = 8192;
 
     private final int rank;
     private final Supplier<Control> control; // asked when used: an MPI rendezvous has it once its transport is open
@@ -32,12 +32,8 @@ public final class PairGroup implements Group {
     public static PairGroup over(int rank, Control control) {
         if (rank != 0 && rank != 1) throw new IllegalArgumentException("a pair has ranks 0 and 1, not " + rank);
         return new PairGroup(rank, () -> control, mine -> {
-            long[] packed = pack(mine);
-            control.send("address length", mine.length);
-            if (packed.length > 0) control.sendAll("address", packed);
-            long length = control.receive("address length");
-            if (length < 0 || length > 8L * MAX_LONGS) throw new IllegalStateException("peer address of " + length + " bytes");
-            return length == 0 ? new byte[0] : unpack(control.receiveAll("address", (int) ((length + 7) / 8)), (int) length);
+            control.sendBytes("address", mine);
+            return control.receiveBytes("address", MAX_ADDRESS_BYTES);
         });
     }
 
@@ -83,19 +79,5 @@ public final class PairGroup implements Group {
         System.arraycopy(mine, 0, all, 0, mine.length);
         for (int i = 0; i < bits.length; i++) all[mine.length + i] = Double.longBitsToDouble(bits[i]);
         return all;
-    }
-
-    /** The bytes, eight to a long. */
-    private static long[] pack(byte[] bytes) {
-        if (bytes.length > 8 * MAX_LONGS) throw new IllegalArgumentException("address of " + bytes.length + " bytes");
-        long[] out = new long[(bytes.length + 7) / 8];
-        for (int i = 0; i < bytes.length; i++) out[i / 8] |= (bytes[i] & 0xffL) << (8 * (i % 8));
-        return out;
-    }
-
-    private static byte[] unpack(long[] longs, int length) {
-        byte[] out = new byte[length];
-        for (int i = 0; i < length; i++) out[i] = (byte) (longs[i / 8] >>> (8 * (i % 8)));
-        return out;
     }
 }

@@ -43,6 +43,8 @@ public final class OneSidedPingPong {
     private static final int UNTIMED_ROUNDS = 2;
     private static final String REGION = "onesided_region", JIT_MORE = "onesided_jit_more",
             MIRROR_DISTURBANCES = "onesided_disturbances", MEASURE_AGAIN = "onesided_again";
+    /** A region description (address, size, packed remote key): UCX's rkeys are the largest, well under this. */
+    private static final int MAX_REGION_BYTES = 1 << 16;
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /** Looks at the flag byte per progress call where the peer's writes land without this side's progress. */
     static final int PROGRESS_EVERY = 1024;
@@ -193,16 +195,8 @@ public final class OneSidedPingPong {
             throw new TransportException(ExitCode.UNKNOWN_TRANSPORT, "--op " + op.label() + ": " + t.name()
                     + " has no one-sided operations; transports that do: " + Transports.ONE_SIDED_TRANSPORTS);
         }
-        byte[] mine = os.describeRegion();
-        long[] words = new long[1 + (mine.length + 7) / 8];
-        words[0] = mine.length;
-        for (int i = 0; i < mine.length; i++) words[1 + i / 8] |= (mine[i] & 0xFFL) << (8 * (i % 8));
-        control.send(REGION + "_bytes", words.length);
-        control.sendAll(REGION, words);
-        int count = (int) control.receive(REGION + "_bytes");
-        long[] theirs = control.receiveAll(REGION, count);
-        byte[] description = new byte[(int) theirs[0]];
-        for (int i = 0; i < description.length; i++) description[i] = (byte) (theirs[1 + i / 8] >>> (8 * (i % 8)));
+        control.sendBytes(REGION, os.describeRegion());
+        byte[] description = control.receiveBytes(REGION, MAX_REGION_BYTES);
         os.attachPeerRegion(description);
         return os;
     }
