@@ -58,6 +58,7 @@ public final class OfiTransport implements Transport, OneSided {
     private final String name;
     /** Whether the provider works over sockets (everything but shm, whose regions are files in /dev/shm). */
     private boolean socketBased;
+    private boolean socketsProvider;
     private final Arena arena = Arena.ofShared();
     /** Native objects to fi_close, most recently opened first. */
     private final Deque<MemorySegment> fids = new ArrayDeque<>();
@@ -148,6 +149,7 @@ public final class OfiTransport implements Transport, OneSided {
 
     private void open(String provider, TransportOptions options) {
         socketBased = socketBased(provider);
+        socketsProvider = provider.startsWith("sockets");
         MemorySegment hints = Fi.allocinfo();
         try {
             describe(hints, provider, op);
@@ -325,7 +327,7 @@ public final class OfiTransport implements Transport, OneSided {
             injectWriteFn = FiHotPath.injectWriteOf(ep);
             // sockets, under manual progress, never sent an fi_inject_write that no operation with
             // a completion followed (bench-ofi-rma's ping-pong waited forever there)
-            injectWrites = !name.startsWith("ofi:sockets");
+            injectWrites = !socketsProvider;
         }
         if (op == Op.READ) readFn = FiHotPath.readOf(ep);
         if (op == Op.FETCH_ADD) fetchAtomicFn = FiHotPath.fetchAtomicOf(ep);
