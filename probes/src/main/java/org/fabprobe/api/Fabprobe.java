@@ -1,6 +1,7 @@
 package org.fabprobe.api;
 
 import org.fabprobe.Steps;
+import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.PingPongDocument;
 
 /**
@@ -19,6 +20,11 @@ public final class Fabprobe {
     /** A ping-pong sweep: half round-trip times per size, the Hockney fit per size range, and the flags. */
     public static PingPongDocument pingPong(PingPongRequest request) {
         return PingPongAnalysis.run(request, Steps.NONE).document();
+    }
+
+    /** A streaming-bandwidth sweep: the time of each window of messages (or one-sided operations) per size, bandwidth and message rate. */
+    public static BandwidthDocument bandwidth(BandwidthRequest request) {
+        return BandwidthAnalysis.run(request, Steps.NONE).document();
     }
 
     /** This fabprobe's version, from its jar's manifest ("dev" from a class folder). */
