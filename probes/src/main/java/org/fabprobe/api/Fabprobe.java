@@ -3,6 +3,7 @@ package org.fabprobe.api;
 import org.fabprobe.Steps;
 import org.fabprobe.result.BandwidthDocument;
 import org.fabprobe.result.PingPongDocument;
+import org.fabprobe.result.RegisterDocument;
 
 /**
  * fabprobe as a Java library: a request in, a typed document out (the same document that
@@ -25,6 +26,11 @@ public final class Fabprobe {
     /** A streaming-bandwidth sweep: the time of each window of messages (or one-sided operations) per size, bandwidth and message rate. */
     public static BandwidthDocument bandwidth(BandwidthRequest request) {
         return BandwidthAnalysis.run(request, Steps.NONE).document();
+    }
+
+    /** Memory registration cost per buffer size (first registration of fresh pages, re-registration), in this process alone. */
+    public static RegisterDocument register(RegisterRequest request) {
+        return RegisterAnalysis.run(request);
     }
 
     /** This fabprobe's version, from its jar's manifest ("dev" from a class folder). */

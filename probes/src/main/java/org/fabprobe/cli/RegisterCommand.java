@@ -2,22 +2,13 @@ package org.fabprobe.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.RegisterAnalysis;
+import org.fabprobe.api.RegisterRequest;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.model.Statistics;
-import org.fabprobe.pattern.Registration;
 import org.fabprobe.report.RegisterReport;
 import org.fabprobe.result.RegisterDocument;
-import org.fabprobe.result.RegisterDocument.Stats;
 import org.fabprobe.result.ResultJson;
-import org.fabprobe.transport.Registrar;
-import org.fabprobe.transport.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,36 +38,12 @@ final class RegisterCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Output.check("--json", json);
         Output.check("--csv", csv);
-        long[] sizeList = SizeList.parse(sizes);
-        Registration registration = new Registration(sizeList, repetitions); // refuses bad sizes and counts first
-        String startedAt = Instant.now().toString();
-        long start = System.nanoTime();
-        Map<String, String> transportFacts = new LinkedHashMap<>();
-        Registration.Size[] measured;
-        RegisterDocument.Cache cache;
-        try (Registrar registrar = Transports.openRegistrar(transport)) {
-            transportFacts.putAll(registrar.facts());
-            Registrar.Cache c = registrar.cache();
-            cache = new RegisterDocument.Cache(c.active(), c.reason());
-            measured = registration.measure(registrar, i -> {});
-        }
-        double wallSeconds = (System.nanoTime() - start) / 1e9;
-        List<RegisterDocument.Size> rows = new ArrayList<>();
-        for (Registration.Size s : measured) {
-            rows.add(new RegisterDocument.Size(s.sizeBytes(), stats(s.firstRegisterNs()), stats(s.firstDeregisterNs()),
-                    stats(s.registerNs()), stats(s.deregisterNs())));
-        }
-        RunFacts<RegisterDocument.Settings> run = RunFacts.of("register", transport, transportFacts,
-                new RegisterDocument.Settings(SizeList.asList(sizeList), repetitions), startedAt);
-        if (Delivery.handOver(RegisterReport.document(run, cache, rows, wallSeconds))) return 0; // accept measures in process
+        RegisterDocument doc = RegisterAnalysis.run(new RegisterRequest(transport, SizeList.parse(sizes), repetitions));
+        if (Delivery.handOver(doc)) return 0; // accept measures in process
         boolean machineReadableOnStdout = "-".equals(String.valueOf(json)) || "-".equals(String.valueOf(csv));
-        if (!machineReadableOnStdout) System.out.print(RegisterReport.table(run, cache, rows, wallSeconds));
-        if (json != null) Output.write(json, ResultJson.write(RegisterReport.document(run, cache, rows, wallSeconds)));
-        Output.write(csv, RegisterReport.csv(rows));
+        if (!machineReadableOnStdout) System.out.print(RegisterReport.table(doc));
+        if (json != null) Output.write(json, ResultJson.write(doc));
+        Output.write(csv, RegisterReport.csv(doc));
         return 0;
-    }
-
-    private static Stats stats(double[] samples) {
-        return Stats.of(Statistics.summarize(samples, samples.length));
     }
 }

@@ -3,11 +3,12 @@ package org.fabprobe.api;
 import static org.junit.jupiter.api.Assertions.*;
 
 import org.fabprobe.result.BandwidthDocument;
+import org.fabprobe.result.RegisterDocument;
 import org.fabprobe.transport.Op;
 import org.junit.jupiter.api.Test;
 
-/** The bandwidth sweep through the Java API: its request refuses what the command refuses, and a run returns the typed document. */
-class BandwidthApiTest {
+/** Measurements through the Java API: each request refuses what its command refuses, and a run returns the typed document. */
+class FabprobeApiTest {
     @Test
     void badRequestsAreRefusedBeforeAnythingRuns() {
         BandwidthRequest shm = BandwidthRequest.of("ofi:shm");
@@ -33,5 +34,17 @@ class BandwidthApiTest {
             // bandwidth is size * window / median window time: the document's figures agree with each other
             assertEquals(s.sizeBytes() * 16 / s.windowNs().median() * 1e3, s.bandwidthMbS(), s.bandwidthMbS() * 1e-9);
         }
+    }
+
+    @Test
+    void registrationCostIsMeasuredInThisProcess() {
+        assertThrows(IllegalArgumentException.class, () -> Fabprobe.register(RegisterRequest.of("ofi:shm").sizes(0)));
+        RegisterDocument doc = Fabprobe.register(RegisterRequest.of("ofi:shm").sizes(4096, 1 << 20).repetitions(3));
+        assertEquals(RegisterDocument.SCHEMA, doc.schema());
+        assertEquals(3, doc.header().settings().repetitions());
+        assertEquals(2, doc.sizes().size());
+        assertEquals(1 << 20, doc.sizes().get(1).sizeBytes());
+        for (RegisterDocument.Size s : doc.sizes()) assertTrue(s.firstRegisterNs().median() > 0, s.toString());
+        assertNotNull(doc.registrationCache().reason());
     }
 }
