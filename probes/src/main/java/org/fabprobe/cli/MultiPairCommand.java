@@ -133,7 +133,10 @@ final class MultiPairCommand implements Callable<Integer> {
                 // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
                 var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
                         : org.fabprobe.Steps.NONE;
-                result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs), world.facts(), steps);
+                // more ranks than this host's CPUs disturb every attempt alike: none again
+                int remeasures = world.size() > Runtime.getRuntime().availableProcessors() ? 0 : MultiPairMethod.MAX_REMEASURES;
+                result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs, remeasures),
+                        world.facts(), steps);
                 world.mpi().barrier();
             } finally {
                 method.close();
@@ -161,6 +164,8 @@ final class MultiPairCommand implements Callable<Integer> {
         } else if (fit.isEmpty()) {
             notes.add("no model fit: it needs at least 4 sizes > 0 from " + fromBytes + " B on");
         }
+        String disturbed = MultiPairReport.disturbedNote(result);
+        if (disturbed != null) notes.add(disturbed);
 
         var settings = new MultiPairDocument.Settings(SizeList.asList(sizeList), result.pairs(),
                 "rank i < k pings rank i + k (MPI_Send, MPI_Recv; the partner MPI_Recv, MPI_Send)",

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.fabprobe.bindings.mpi.Mpi;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.launch.Group;
+import org.fabprobe.pattern.Disturbances;
 
 /**
  * IMB PingPong in multi mode over MPI_COMM_WORLD: k = size / 2 pairs at once between two groups
@@ -19,8 +20,14 @@ import org.fabprobe.launch.Group;
  *   MPI_Barrier                          all pairs start together
  *   t = now(); n(x) x (MPI_Send, MPI_Recv) on the pinging side, (MPI_Recv, MPI_Send) on the other
  *   t = now() - t - one clock read      each pair its own loop, on the TSC
- *   gather to rank 0                     untimed (the group's): T_b of the sample = the slowest pair
+ *   gather to rank 0                     untimed (the group's): T_b of the sample = the slowest pair,
+ *                                        and each rank's wait for a CPU during its loop
  * </pre>
+ *
+ * A sample is disturbed when some rank waited for a CPU longer than
+ * {@link Disturbances#MAX_WAIT_SHARE} of the slowest pair's loop. A size with more than half its
+ * samples disturbed is measured again, at most {@link #MAX_REMEASURES} times (rank 0 decides for
+ * all), then kept and flagged.
  *
  * The barrier before each loop is MPI's own (the pairs' common start belongs to the timing);
  * what is untimed, the gather and rank 0's warm-up decision, goes through the {@link Group}.
@@ -32,22 +39,34 @@ public final class MultiPairMethod {
     private static final int TAG = 12;
     /** Ping-pongs per JIT warm-up round (the warm-up runs rounds until rank 0's budget is spent). */
     private static final int JIT_ROUND = 200;
+    /** Times a size whose samples were mostly disturbed is measured again before it is kept, flagged. */
+    public static final int MAX_REMEASURES = 2;
 
     /**
      * @param reps        n(x) per size
      * @param samples     timed loops per size (T_b(x) is their median)
      * @param warmup      untimed ping-pongs before each size
      * @param jitBudgetNs untimed warm-up of the loop at the smallest size, once
+     * @param remeasures  times a mostly disturbed size is measured again, at most {@link #MAX_REMEASURES}
+     *                    (0 where more ranks than CPUs make every attempt disturbed alike)
      */
-    public record Settings(long[] sizes, long[] reps, int samples, int warmup, double jitBudgetNs) {}
+    public record Settings(long[] sizes, long[] reps, int samples, int warmup, double jitBudgetNs, int remeasures) {}
 
     /**
      * One size on rank 0.
      *
-     * @param loopNs     per sample, the maximum over pairs of the pair's loop time
-     * @param pairLoopNs per pair (i = pinging rank), the median over samples of its loop time
+     * @param loopNs           per sample, the maximum over pairs of the pair's loop time
+     * @param pairLoopNs       per pair (i = pinging rank), the median over samples of its loop time
+     * @param disturbedSamples samples during which some rank waited for a CPU (see the class comment)
+     * @param remeasured       times the size was measured again because most of its samples were disturbed
      */
-    public record Point(long sizeBytes, long reps, double[] loopNs, double[] pairLoopNs) {
+    public record Point(long sizeBytes, long reps, double[] loopNs, double[] pairLoopNs, int disturbedSamples,
+                        int remeasured) {
+        /** More than half the samples disturbed: what was kept after the last attempt. */
+        public boolean disturbed() {
+            return 2 * disturbedSamples > loopNs.length;
+        }
+
         /** T_b(x): the median over samples of the slowest pair's loop. */
         public double medianLoopNs() {
             return median(loopNs);
@@ -111,31 +130,47 @@ public final class MultiPairMethod {
         List<Point> points = new ArrayList<>();
         for (int i = 0; i < s.sizes().length; i++) {
             int x = (int) s.sizes()[i];
-            long n = s.reps()[i];
             steps.next("ping-pongs at", x);
-            mpi.barrier();
-            pingPongs(x, s.warmup());
-            double[] loops = new double[s.samples()];
-            double[][] perPair = new double[pairs][s.samples()];
-            for (int j = 0; j < s.samples(); j++) {
-                mpi.barrier();
-                long t0 = Clock.now();
-                pingPongs(x, n);
-                long t1 = Clock.now();
-                double mine = pinging ? Math.max(0, Clock.toNs(t1 - t0) - readCostNs) : Double.NaN;
-                double[] all = group.gather(new double[] {mine});
-                if (rank == 0) {
-                    double max = 0;
-                    for (int p = 0; p < pairs; p++) {
-                        perPair[p][j] = all[p];
-                        max = Math.max(max, perPair[p][j]);
-                    }
-                    loops[j] = max;
-                }
+            for (int attempt = 0; ; attempt++) {
+                Point p = measure(x, s.reps()[i], s, attempt);
+                boolean again = p != null && p.disturbed() && attempt < Math.min(s.remeasures(), MAX_REMEASURES);
+                if (group.broadcast(new double[] {again ? 1 : 0})[0] > 0) continue; // rank 0 decides for all
+                if (p != null) points.add(p);
+                break;
             }
-            if (rank == 0) points.add(new Point(x, n, loops, Arrays.stream(perPair).mapToDouble(MultiPairMethod::median).toArray()));
         }
         return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points) : null;
+    }
+
+    /** One attempt at size x: the samples on rank 0 (null elsewhere). */
+    private Point measure(int x, long n, Settings s, int attempt) {
+        mpi.barrier();
+        pingPongs(x, s.warmup());
+        double[] loops = new double[s.samples()];
+        double[][] perPair = new double[pairs][s.samples()];
+        int disturbed = 0;
+        for (int j = 0; j < s.samples(); j++) {
+            long waitBefore = Disturbances.cpuWaitNs();
+            mpi.barrier();
+            long t0 = Clock.now();
+            pingPongs(x, n);
+            long t1 = Clock.now();
+            long waitAfter = Disturbances.cpuWaitNs();
+            double mine = pinging ? Math.max(0, Clock.toNs(t1 - t0) - readCostNs) : Double.NaN;
+            double waited = waitBefore < 0 || waitAfter < 0 ? -1 : waitAfter - waitBefore;
+            double[] all = group.gather(new double[] {mine, waited});
+            if (rank != 0) continue;
+            double max = 0, maxWait = 0;
+            for (int p = 0; p < pairs; p++) {
+                perPair[p][j] = all[2 * p];
+                max = Math.max(max, perPair[p][j]);
+            }
+            for (int r = 0; r < size; r++) maxWait = Math.max(maxWait, all[2 * r + 1]);
+            loops[j] = max;
+            if (maxWait > Disturbances.MAX_WAIT_SHARE * max) disturbed++;
+        }
+        return rank == 0 ? new Point(x, n, loops, Arrays.stream(perPair).mapToDouble(MultiPairMethod::median).toArray(),
+                disturbed, attempt) : null;
     }
 
     /** n blocking ping-pongs of x bytes with this rank's partner (the pinging side sends first). */

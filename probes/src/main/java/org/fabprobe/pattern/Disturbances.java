@@ -29,7 +29,7 @@ public final class Disturbances {
      * kernel thread, a compiler thread's wake-up: microseconds each, about one per batch on
      * loopback tcp on a 2-CPU VM) stay below it; a CPU shared with a busy process does not.
      */
-    static final double MAX_WAIT_SHARE = 0.005;
+    public static final double MAX_WAIT_SHARE = 0.005;
 
     private Disturbances() {}
 
@@ -56,7 +56,7 @@ public final class Disturbances {
 
     /** The calling thread's counters and its transport's missed deadlines so far. */
     public static Reading read(Transport t) {
-        return new Reading(contextSwitches(), runDelayNs(), t.missedDeadlines());
+        return new Reading(contextSwitches(), cpuWaitNs(), t.missedDeadlines());
     }
 
     /**
@@ -94,7 +94,7 @@ public final class Disturbances {
     }
 
     /** ns the calling thread has spent runnable but waiting for a CPU, or -1 if the kernel will not say. */
-    static long runDelayNs() {
+    public static long cpuWaitNs() {
         return ThreadIds.runDelayNs(SCHEDSTAT);
     }
 

@@ -16,7 +16,7 @@ import org.fabprobe.result.ResultJson;
  * Multi-pair ping-pong (IMB PingPong multi mode) and Hager and Wellein's model: per size the
  * repetition count n(x), T_b(x) (median over samples of the slowest pair's loop) and the
  * aggregated bandwidth b(x) = 2k x n(x) / T_b(x) (eq. 6 for k = 2 pairs); the fit of C, B_r,
- * T_1. Terminal table (µs, MB/s = 10^6 B/s), JSON (schema fabprobe.multipair/1, ns, bytes)
+ * T_1. Terminal table (µs, MB/s = 10^6 B/s), JSON (schema fabprobe.multipair/2, ns, bytes)
  * and CSV (one row per size).
  */
 public final class MultiPairReport {
@@ -62,9 +62,9 @@ public final class MultiPairReport {
             String model = fitted(c, p)
                     ? String.format(Locale.ROOT, "%.0f", c.fit().get().model().aggregatedBandwidth(p.sizeBytes(), p.reps()) * 1e3)
                     : "-";
-            b.append(String.format(Locale.ROOT, "%10s %6d %12.1f %12.1f %9.1f %12.0f %12.0f %12s%n", PingPongReport.human(p.sizeBytes()),
+            b.append(String.format(Locale.ROOT, "%10s %6d %12.1f %12.1f %9.1f %12.0f %12.0f %12s%s%n", PingPongReport.human(p.sizeBytes()),
                     p.reps(), p.medianLoopNs() / 1e3, p.minLoopNs() / 1e3, spread, aggregatedMBs(p, r.pairs()),
-                    aggregatedMBs(p, r.pairs()) / r.pairs(), model));
+                    aggregatedMBs(p, r.pairs()) / r.pairs(), model, rowNote(p)));
         }
         b.append("T_b: the time of n(x) ping-pongs, median over samples of the slowest pair; pairs ±%: the pairs' own loop\n"
                 + "times (medians) max vs min; b(x) = 2k x n(x) / T_b(x), both directions, all k pairs (eq. 6 for k = 2).\n");
@@ -81,6 +81,26 @@ public final class MultiPairReport {
         for (String note : c.notes()) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", c.wallSeconds()));
         return b.toString();
+    }
+
+    /** A size kept with most of its samples disturbed says so, and how often it was measured. */
+    private static String rowNote(Point p) {
+        String times = p.remeasured() == 0 ? "" : "measured " + (p.remeasured() + 1) + " times";
+        if (p.disturbed()) return "  DISTURBED" + (times.isEmpty() ? "" : ", " + times);
+        return times.isEmpty() ? "" : "  " + times + ", the last undisturbed";
+    }
+
+    /**
+     * The note naming the sizes kept with most samples disturbed (the run's notes carry it into
+     * the JSON), or null.
+     */
+    public static String disturbedNote(Result r) {
+        List<String> sizes = r.points().stream().filter(Point::disturbed)
+                .map(p -> PingPongReport.human(p.sizeBytes()) + " (" + p.disturbedSamples() + " of " + p.loopNs().length
+                        + " samples, measured " + (p.remeasured() + 1) + (p.remeasured() == 0 ? " time)" : " times)"))
+                .toList();
+        return sizes.isEmpty() ? null : "DISTURBED " + String.join(", ", sizes) + ": in most samples some rank waited for a"
+                + " CPU (other work on these CPUs, or more ranks than CPUs); T_b may read high";
     }
 
     /** (max - min) / median of the pairs' loop medians, in percent. */
@@ -105,7 +125,7 @@ public final class MultiPairReport {
         return ResultJson.write(document(c));
     }
 
-    /** The typed document (schema fabprobe.multipair/1). */
+    /** The typed document (schema fabprobe.multipair/2). */
     public static MultiPairDocument document(Context c) {
         var run = c.run();
         Result r = c.result();
@@ -114,7 +134,7 @@ public final class MultiPairReport {
             Double model = fitted(c, p) ? c.fit().get().model().aggregatedBandwidth(p.sizeBytes(), p.reps()) * 1e3 : null;
             sizes.add(new MultiPairDocument.Size(p.sizeBytes(), p.reps(), p.loopNs().length,
                     new MultiPairDocument.LoopNs(p.minLoopNs(), p.medianLoopNs(), p.maxLoopNs()), p.loopNs(), p.pairLoopNs(),
-                    aggregatedMBs(p, r.pairs()), fitted(c, p), model));
+                    aggregatedMBs(p, r.pairs()), fitted(c, p), model, p.disturbedSamples(), p.remeasured()));
         }
         MultiPairDocument.Model model = c.fit().map(f -> new MultiPairDocument.Model(f.fromBytes(), f.toBytes(), f.points(),
                 f.chunkBytes(), f.chunkErrBytes(), f.chunkResolved(), f.rawMBs(), f.rawErrMBs(), f.t1Ns(), f.t1ErrNs(),

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
 /**
- * Schema fabprobe.multipair/1: IMB PingPong in multi mode, k pairs at once, per size x the
+ * Schema fabprobe.multipair/2: IMB PingPong in multi mode, k pairs at once, per size x the
  * repetitions n(x), T_b(x) and the aggregated bandwidth b(x); for 2 pairs Hager and Wellein's
  * model (chunk C, raw bandwidth B_r, latency T_1, each with one standard error), else null.
  */
 public record MultiPairDocument(@JsonUnwrapped RunHeader<Settings> header, int pairs, double timerOverheadNs,
                                 double jitWarmupMs, List<Size> sizes, Model model, List<String> notes) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.multipair/1";
+    public static final String SCHEMA = "fabprobe.multipair/2";
 
     /**
      * multipair's inputs and how it measured.
@@ -28,11 +28,13 @@ public record MultiPairDocument(@JsonUnwrapped RunHeader<Settings> header, int p
     /**
      * One size x: n(x) ping-pongs per pair and timed loop, the slowest pair's loop per sample
      * ({@code sampleLoopNs}, min / median / max in {@code loopNs}), each pair's median loop, b(x);
-     * {@code modelBandwidthMbS} where the model was fitted to this size (absent elsewhere).
+     * {@code modelBandwidthMbS} where the model was fitted to this size (absent elsewhere); the samples
+     * during which some rank waited for a CPU, and how often the size was measured again for them.
      */
     @JsonInclude(Include.NON_NULL)
     public record Size(long sizeBytes, long repetitions, int samples, LoopNs loopNs, double[] sampleLoopNs,
-                       double[] pairLoopNs, double aggregatedBandwidthMbS, boolean fitted, Double modelBandwidthMbS) {}
+                       double[] pairLoopNs, double aggregatedBandwidthMbS, boolean fitted, Double modelBandwidthMbS,
+                       int disturbedSamples, int remeasured) {}
 
     /** The slowest pair's loop time over the samples, ns: T_b(x) is the median. */
     public record LoopNs(double min, double median, double max) {}

@@ -91,7 +91,7 @@ class MultiPairEndToEndTest {
         return a.toArray(String[]::new);
     }
 
-    /** The fabprobe.multipair/1 document: its fields, their types, and eq. (6) against the loop times. */
+    /** The fabprobe.multipair/2 document: its fields, their types, and eq. (6) against the loop times. */
     private static Map<?, ?> validDocument(String text) {
         Map<?, ?> doc = org.fabprobe.result.Schemas.validated(text);
         assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));

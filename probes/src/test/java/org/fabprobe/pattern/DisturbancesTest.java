@@ -39,10 +39,10 @@ class DisturbancesTest {
         assumeTrue(Files.isReadable(Path.of("/proc/thread-self/schedstat")), "no schedstat in this kernel");
         long[] seen = new long[2];
         Thread t = new Thread(() -> {
-            seen[0] = Disturbances.runDelayNs();
+            seen[0] = Disturbances.cpuWaitNs();
             long end = System.nanoTime() + 20_000_000;
             while (System.nanoTime() < end) Thread.onSpinWait();
-            seen[1] = Disturbances.runDelayNs();
+            seen[1] = Disturbances.cpuWaitNs();
         });
         t.start();
         t.join();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.fabprobe.api.RunFacts;
 import org.fabprobe.clock.ClockFacts;
+import org.fabprobe.method.MultiPairMethod;
 import org.fabprobe.method.MultiPairMethod.Point;
 import org.fabprobe.method.MultiPairMethod.Result;
 import org.fabprobe.model.MultiPairModel;
@@ -23,7 +24,9 @@ class MultiPairReportTest {
         for (long x = 1024; x <= 4 << 20; x *= 2) {
             long n = MultiPairModel.imbRepetitions(x, 1000, 40L << 20);
             double t = TRUTH.loopTimeNs(x, n);
-            points.add(new Point(x, n, new double[] {t * 1.01, t, t * 0.99}, new double[] {t, t * 0.98}));
+            boolean disturbed = x == 4 << 20; // every sample of the largest size waited for a CPU, in every attempt
+            points.add(new Point(x, n, new double[] {t * 1.01, t, t * 0.99}, new double[] {t, t * 0.98}, disturbed ? 3 : 0,
+                    disturbed ? MultiPairMethod.MAX_REMEASURES : 0));
         }
         Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points);
         var settings = new MultiPairDocument.Settings(points.stream().map(Point::sizeBytes).toList(), pairs, "i pings i + k",
@@ -70,6 +73,20 @@ class MultiPairReportTest {
         Map<?, ?> first = (Map<?, ?>) ((List<?>) doc.get("sizes")).getFirst();
         // 2k x n / T_b with k = 3
         assertEquals(6.0 * 1024 * 1000 / TRUTH.loopTimeNs(1024, 1000) * 1e3, num(first.get("aggregated_bandwidth_mb_s")), 1e-6);
+    }
+
+    @Test
+    void aSizeKeptDisturbedIsNamedInItsRowAndANote() {
+        MultiPairReport.Context c = context(2, 32 << 10);
+        String note = MultiPairReport.disturbedNote(c.result());
+        assertEquals("DISTURBED 4 MiB (3 of 3 samples, measured 3 times): in most samples some rank waited for a CPU"
+                + " (other work on these CPUs, or more ranks than CPUs); T_b may read high", note);
+        String row = MultiPairReport.table(c).lines().filter(l -> l.trim().startsWith("4 MiB")).findFirst().orElseThrow();
+        assertTrue(row.endsWith("DISTURBED, measured 3 times"), row);
+        MultiPairDocument.Size last = MultiPairReport.document(c).sizes().getLast();
+        assertEquals(3, last.disturbedSamples());
+        assertEquals(2, last.remeasured());
+        assertEquals(0, MultiPairReport.document(c).sizes().getFirst().disturbedSamples());
     }
 
     /** Jackson reads whole numbers as Integer or Long, the others as Double. */
