@@ -105,7 +105,7 @@ final class CollectivesCommand implements Callable<Integer> {
         }
         CollectivesMethod.Settings settings = new CollectivesMethod.Settings(operations, sizeList, warmup,
                 method.ciPercent / 100, org.fabprobe.method.Sampler.DEFAULT_FLOOR_NS, method.batch, method.maxReps,
-                Durations.parse(method.timeCap).toNanos(), Durations.parse(jitWarmup).toNanos());
+                Durations.parse(method.timeCap).toNanos(), Durations.parse(jitWarmup).toNanos(), CollectivesMethod.MAX_DISCARDS);
 
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
@@ -163,7 +163,9 @@ final class CollectivesCommand implements Callable<Integer> {
         try (MpiGroup group = new MpiGroup(world)) {
             CollectivesMethod m = new CollectivesMethod(world.mpi(), group, largest);
             try {
-                CollectivesMethod.Result r = m.run(settings, world.facts());
+                // more ranks than this host's CPUs disturb every batch alike: none again
+                boolean oversubscribed = world.size() > Runtime.getRuntime().availableProcessors();
+                CollectivesMethod.Result r = m.run(oversubscribed ? settings.discards(0) : settings, world.facts());
                 world.mpi().barrier();
                 return group.rank() == 0 ? r : null;
             } finally {

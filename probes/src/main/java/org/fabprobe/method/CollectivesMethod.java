@@ -16,6 +16,7 @@ import org.fabprobe.model.Estimate;
 import org.fabprobe.model.MedianCi;
 import org.fabprobe.model.Statistics;
 import org.fabprobe.model.Summary;
+import org.fabprobe.pattern.Disturbances;
 
 /**
  * MPI collectives timed by the method of Santos, Castro and Proença (after Xu and Hwang):
@@ -32,7 +33,10 @@ import org.fabprobe.model.Summary;
  * in batches until the 95 % confidence interval of the median is within the target, or a
  * repetition or time cap is reached. Every rank holds the same maxima, so every rank makes
  * the same decision; the time cap is a flag in the same all-reduce (any rank over the cap
- * stops all). Buffers are off-heap, allocated once for the largest size, p * size where an
+ * stops all). Each rank reads its wait for a CPU (schedstat run delay) around every batch; a
+ * batch in which some rank waited longer than {@link Disturbances#MAX_WAIT_SHARE} of the batch's
+ * summed times is disturbed and measured again, at most {@link #MAX_DISCARDS} times per size
+ * (one more all-reduce per batch, so every rank decides alike), then kept and counted. Buffers are off-heap, allocated once for the largest size, p * size where an
  * operation needs it; the timed loop allocates nothing.
  */
 public final class CollectivesMethod {
@@ -87,16 +91,28 @@ public final class CollectivesMethod {
         }
     }
 
+    /** Disturbed batches measured again per size at most, before further ones are kept. */
+    public static final int MAX_DISCARDS = 3;
+
     /**
      * @param warmup      untimed calls before each size (the paper: 5)
      * @param jitBudgetNs untimed JIT warm-up of every operation at its smallest size, in total
+     * @param discards    disturbed batches measured again per size, at most {@link #MAX_DISCARDS} (0 where more
+     *                    ranks than CPUs disturb every batch alike)
      */
     public record Settings(List<Operation> operations, long[] sizes, int warmup, double relative, double floorNs,
-                           int batch, int maxReps, double timeCapNs, double jitBudgetNs) {}
+                           int batch, int maxReps, double timeCapNs, double jitBudgetNs, int discards) {
+        public Settings discards(int discards) {
+            return new Settings(operations, sizes, warmup, relative, floorNs, batch, maxReps, timeCapNs, jitBudgetNs, discards);
+        }
+    }
 
-    /** One operation at one size: the per-repetition maxima over ranks. */
+    /**
+     * One operation at one size: the per-repetition maxima over ranks; the disturbed batches kept
+     * among them, and those measured again.
+     */
     public record Point(Operation operation, long sizeBytes, Summary summary, Estimate median, boolean converged,
-                        double wallMs) {}
+                        double wallMs, int disturbedBatches, int discardedBatches) {}
 
     /** One world size. */
     public record Result(int procs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
@@ -161,20 +177,44 @@ public final class CollectivesMethod {
             call(op, n);
         }
         long start = System.nanoTime();
-        int count = 0;
+        int count = 0, disturbed = 0, discarded = 0;
         while (true) {
             boolean capped = false;
+            int from = count;
+            long waitBefore = Disturbances.cpuWaitNs();
             for (int i = 0; i < s.batch() && count < s.maxReps(); i++) {
                 samples[count++] = repetition(op, n, System.nanoTime() - start >= s.timeCapNs());
                 capped |= max.getAtIndex(JAVA_DOUBLE, 1) > 0;
+            }
+            if (batchDisturbed(waitBefore, Disturbances.cpuWaitNs(), samples, from, count)) {
+                if (discarded < s.discards() && !capped) {
+                    discarded++;
+                    count = from; // this batch again
+                    continue;
+                }
+                disturbed++;
             }
             Estimate median = MedianCi.of(samples, count, resolutionNs);
             boolean converged = median.ci95() <= Math.max(s.relative() * Math.abs(median.value()), s.floorNs());
             if (converged || capped || count >= s.maxReps()) {
                 return new Point(op, n, Statistics.summarize(samples, count), median, converged,
-                        (System.nanoTime() - start) / 1e6);
+                        (System.nanoTime() - start) / 1e6, disturbed, discarded);
             }
         }
+    }
+
+    /**
+     * Whether some rank waited for a CPU longer than {@link Disturbances#MAX_WAIT_SHARE} of the
+     * batch's summed times (samples from..to, the same on every rank): the same answer on every rank.
+     */
+    private boolean batchDisturbed(long waitBefore, long waitAfter, double[] samples, int from, int to) {
+        double sampled = 0;
+        for (int i = from; i < to; i++) sampled += samples[i];
+        boolean known = waitBefore >= 0 && waitAfter >= 0;
+        local.setAtIndex(JAVA_DOUBLE, 0, known ? (waitAfter - waitBefore) / Math.max(sampled, 1) : 0);
+        local.setAtIndex(JAVA_DOUBLE, 1, 0);
+        mpi.allreduceMax(local, max, 2);
+        return max.getAtIndex(JAVA_DOUBLE, 0) > Disturbances.MAX_WAIT_SHARE;
     }
 
     /** One barrier-separated, timed call; returns the maximum over ranks and leaves the stop flag in max[1]. */

@@ -19,11 +19,11 @@ import org.fabprobe.result.ResultJson;
  * MPI collectives (Santos et al.): per operation and number of processes p the Hockney fit
  * t(n, p) = t0(p) + n / r_inf(p), n_1/2 = t0 r_inf, of the median per-repetition maximum over
  * ranks; barrier has no message and gets t0 alone (its median). Terminal table (µs), JSON
- * (schema fabprobe.collectives/1, ns) and CSV (one row per operation, p and size).
+ * (schema fabprobe.collectives/2, ns) and CSV (one row per operation, p and size).
  * Also the per-p "part" document a rank 0 hands to the command that launched it.
  */
 public final class CollectivesReport {
-    public static final String SCHEMA = "fabprobe.collectives/1";
+    public static final String SCHEMA = CollectivesDocument.SCHEMA;
 
     private CollectivesReport() {}
 
@@ -52,6 +52,13 @@ public final class CollectivesReport {
                 String leftOut = HockneyFitter.leftOutNote(ps.stream().mapToLong(Point::sizeBytes).toArray(),
                         ps.stream().mapToDouble(p -> p.median().value()).toArray(), fits(r, op));
                 if (leftOut != null) notes.add(op.id + " at p = " + r.procs() + ": " + leftOut);
+                List<String> disturbed = points(r, op).stream().filter(p -> p.disturbedBatches() > 0)
+                        .map(p -> PingPongReport.human(p.sizeBytes()) + " (" + p.disturbedBatches() + " batches)").toList();
+                if (!disturbed.isEmpty()) {
+                    notes.add("DISTURBED " + op.id + " at p = " + r.procs() + ": " + String.join(", ", disturbed)
+                            + " kept batches in which some rank waited for a CPU (other work on these CPUs, or more ranks"
+                            + " than CPUs); their times may read high");
+                }
             }
         }
         return notes;
@@ -154,7 +161,8 @@ public final class CollectivesReport {
     }
 
     private static CollectivesDocument.Point point(Point p) {
-        return new CollectivesDocument.Point(p.sizeBytes(), p.summary(), p.median().ci95(), p.converged(), p.wallMs());
+        return new CollectivesDocument.Point(p.sizeBytes(), p.summary(), p.median().ci95(), p.converged(), p.wallMs(),
+                p.disturbedBatches(), p.discardedBatches());
     }
 
     // ---- CSV ----------------------------------------------------------------------------
@@ -183,7 +191,7 @@ public final class CollectivesReport {
         List<CollectivesDocument.PartPoint> points = new ArrayList<>();
         for (Point p : r.points()) {
             points.add(new CollectivesDocument.PartPoint(p.operation().id, p.sizeBytes(), p.summary(), p.median().value(),
-                    p.median().ci95(), p.converged(), p.wallMs()));
+                    p.median().ci95(), p.converged(), p.wallMs(), p.disturbedBatches(), p.discardedBatches()));
         }
         return ResultJson.write(new CollectivesDocument.Part(r.procs(), r.transportFacts(), r.timerOverheadNs(),
                 r.jitWarmupMs(), points));
@@ -194,7 +202,8 @@ public final class CollectivesReport {
         List<Point> points = new ArrayList<>();
         for (CollectivesDocument.PartPoint m : part.points()) {
             points.add(new Point(Operation.of(m.operation()), m.sizeBytes(), m.timeNs(),
-                    new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs()));
+                    new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs(), m.disturbedBatches(),
+                    m.discardedBatches()));
         }
         return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points);
     }

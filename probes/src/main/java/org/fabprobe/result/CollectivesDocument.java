@@ -12,12 +12,12 @@ import java.util.Map;
 import org.fabprobe.model.Summary;
 
 /**
- * Schema fabprobe.collectives/1: MPI collectives by Santos et al., per operation and number of
+ * Schema fabprobe.collectives/2: MPI collectives by Santos et al., per operation and number of
  * processes p the per-size times and Hockney's t0(p), r_inf(p); barrier gets t0 alone.
  */
 public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, List<Operation> operations,
                                   List<Run> runs, List<Result> results, List<String> notes) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.collectives/1";
+    public static final String SCHEMA = "fabprobe.collectives/2";
 
     /**
      * collectives' inputs and how it measured.
@@ -43,17 +43,20 @@ public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, Lis
 
     /**
      * One message length: the per-repetition maximum over ranks, ns. The statistics' count and
-     * outliers are written beside them, as repetitions and outliers.
+     * outliers are written beside them, as repetitions and outliers. disturbedBatches: batches
+     * kept although some rank waited for a CPU; discardedBatches: disturbed batches measured again.
      */
     @JsonPropertyOrder({"size_bytes", "repetitions", "time_ns", "median_ci95_ns", "outliers"})
     public record Point(long sizeBytes, @JsonIgnoreProperties({"count", "outliers"}) Summary timeNs, double medianCi95Ns,
-                        boolean converged, double wallMs) {
+                        boolean converged, double wallMs, int disturbedBatches, int discardedBatches) {
         @JsonCreator
         static Point read(@JsonProperty("size_bytes") long sizeBytes, @JsonProperty("repetitions") int repetitions,
                           @JsonProperty("time_ns") Summary timeNs, @JsonProperty("median_ci95_ns") double medianCi95Ns,
                           @JsonProperty("outliers") int outliers, @JsonProperty("converged") boolean converged,
-                          @JsonProperty("wall_ms") double wallMs) {
-            return new Point(sizeBytes, timeNs.counting(repetitions, outliers), medianCi95Ns, converged, wallMs);
+                          @JsonProperty("wall_ms") double wallMs, @JsonProperty("disturbed_batches") int disturbedBatches,
+                          @JsonProperty("discarded_batches") int discardedBatches) {
+            return new Point(sizeBytes, timeNs.counting(repetitions, outliers), medianCi95Ns, converged, wallMs,
+                    disturbedBatches, discardedBatches);
         }
 
         @JsonProperty
@@ -72,5 +75,5 @@ public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, Lis
                        List<PartPoint> points) {}
 
     public record PartPoint(String operation, long sizeBytes, Summary timeNs, double medianNs, double medianCi95Ns,
-                            boolean converged, double wallMs) {}
+                            boolean converged, double wallMs, int disturbedBatches, int discardedBatches) {}
 }

@@ -14,6 +14,7 @@ import org.fabprobe.method.CollectivesMethod.Result;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.Summary;
 import org.fabprobe.report.CollectivesReport;
+import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,9 +142,27 @@ class CollectivesEndToEndTest {
         Summary s = new Summary(10, 100, 150, 400, 900, 170, 30, 20, 1);
         Summary one = new Summary(1, 5, 5, 5, 5, 5, Double.NaN, Double.NaN, 0);
         Result r = new Result(3, Map.of("mpi", "openmpi", "env.UCX_TLS", "posix,cma,self"), 9.5, 200,
-                List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5),
-                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1)));
+                List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5, 1, 3),
+                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1, 0, 0)));
         assertEquals(r, CollectivesReport.parsePart(CollectivesReport.part(r)));
+    }
+
+    @Test
+    void keptDisturbedBatchesAreCountedAndNamed() {
+        Summary s = new Summary(10, 100, 150, 400, 900, 170, 30, 20, 1);
+        Result r = new Result(4, Map.of("mpi", "openmpi"), 9.5, 200,
+                List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5, 2, 3),
+                        new Point(Operation.SCAN, 4096, s, new Estimate(150, 12), true, 3.5, 0, 1)));
+        var settings = new CollectivesDocument.Settings(List.of(1024L, 4096L), List.of("scan"), List.of(4), "test", 5, "1s",
+                "timed", "median", 5, 10, 100, "1s");
+        var run = org.fabprobe.api.RunFacts.of("collectives", "mpi:openmpi/ob1:vader", Map.of(), settings, "2026-01-01T00:00:00Z");
+        CollectivesDocument doc = CollectivesReport.document(new CollectivesReport.Context(run, List.of(r), 1.0, List.of()));
+        Schemas.validated(org.fabprobe.result.ResultJson.write(doc));
+        List<CollectivesDocument.Point> sizes = doc.results().getFirst().sizes();
+        assertEquals(List.of(2, 0), sizes.stream().map(CollectivesDocument.Point::disturbedBatches).toList());
+        assertEquals(List.of(3, 1), sizes.stream().map(CollectivesDocument.Point::discardedBatches).toList());
+        assertTrue(doc.notes().contains("DISTURBED scan at p = 4: 1 KiB (2 batches) kept batches in which some rank waited"
+                + " for a CPU (other work on these CPUs, or more ranks than CPUs); their times may read high"), doc.notes()::toString);
     }
 
     @Test

@@ -161,13 +161,13 @@ class PlotsTest {
             for (long n = 8; n <= 65536; n *= 4) {
                 double t = 1000 * p + n / (1000.0 / p) * 1e3 / 1e3;
                 points.add(new CollectivesDocument.Point(n, new Summary(100, t * 0.9, t, t * 1.3, t * 2, t * 1.05, t * 0.1, t * 0.02, 2),
-                        t * 0.03, true, 5));
+                        t * 0.03, true, 5, 0, 0));
             }
             results.add(new CollectivesDocument.Result("bcast", p, points,
                     List.of(new HockneyRange(8, 65536, 7, 1000 * p, 20, 1000.0 / p, 10, p * 1000 * 1000.0 / p / 1e3, 1000.0, 0.01)),
                     null, null));
             results.add(new CollectivesDocument.Result("barrier", p, List.of(new CollectivesDocument.Point(0,
-                    new Summary(100, 900, 1000 * p, 1500, 3000, 1100, 50, 10, 0), 30, true, 3)), List.of(), 1000.0 * p, 30.0));
+                    new Summary(100, 900, 1000 * p, 1500, 3000, 1100, 50, 10, 0), 30, true, 3, 0, 0)), List.of(), 1000.0 * p, 30.0));
         }
         var settings = new CollectivesDocument.Settings(List.of(8L, 65536L), List.of("bcast", "barrier"), List.of(2, 4),
                 "one mpirun/mpiexec per p (local mode)", 10, "1s", "the maximum over ranks", "median", 5, 20, 1000, "100ms");
