@@ -76,6 +76,24 @@ class BetweenHostsTest {
     }
 
     @Test
+    void oneSidedOperationsAcrossTheVethPair() throws Exception {
+        // remote keys and addresses cross hosts over the control channel; ucx:tcp emulates read
+        for (String[] run : new String[][] {{"ofi:tcp", "write"}, {"ofi:tcp", "read"}, {"ofi:tcp", "fetch-add"},
+                {"ucx:tcp", "write"}, {"ucx:tcp", "read"}}) {
+            String where = run[0] + " --op " + run[1];
+            CliRun r = measure("pingpong", "-t", run[0], "--op", run[1], "-s", "8", "-n", "200", "--warmup", "20", "--json", "-");
+            assertEquals(0, r.exitCode(), where + ": " + r);
+            var doc = org.fabprobe.result.ResultJson.read(r.out(), org.fabprobe.result.PingPongDocument.class);
+            org.fabprobe.result.Schemas.validated(r.out());
+            assertEquals(run[1], doc.header().settings().op(), where);
+            assertEquals(MEASURE_IP, doc.header().settings().peer().sourceAddress(), where + " not bound to the veth");
+            assertEquals(8, doc.sizes().getFirst().sizeBytes(), where);
+            assertTrue(doc.sizes().getFirst().halfRttNs().median() > 0, where);
+        }
+        assertTrue(mirror.process.isAlive(), "the mirror stopped: " + mirror.err());
+    }
+
+    @Test
     void plogpAcrossTheVethPair() throws Exception {
         CliRun run = measure("plogp", "-t", "ofi:tcp", "-s", "0,1K,8K", "--adaptive-limit", "0", "--max-reps", "200",
                 "--time-cap", "30ms", "--json", "-");
