@@ -16,15 +16,19 @@
  *   fop  MPI_Fetch_and_op MPI_SUM on one MPI_UINT64_T + MPI_Win_flush (sizes ignored: 8 B)
  *   cas  MPI_Compare_and_swap on one MPI_UINT64_T + MPI_Win_flush, each swap succeeding
  *        (the fetched values are checked after the loop)
+ *   put_bw  windows of -w MPI_Put of m bytes (default 64), then one MPI_Win_flush, as
+ *        osu_put_bw; an iteration is a window (rank 1 waits in MPI_Barrier)
  *
  * ITERS/10 untimed operations precede the ITERS timed ones of each size, after a barrier.
  * Rank 0 prints a header starting with '#' and then one row per operation and size:
  *
- *   OP BYTES ITERS SECONDS USEC MB/S MMSG/S
+ *   OP BYTES ITERS SECONDS USEC MB/S MMSG/S MEDIAN_USEC
  *
- * (USEC: put: mean half round trip; get, fop, cas: mean per operation; MB/s is 10^6 B/s.)
+ * (USEC: put: mean half round trip; get, fop, cas: mean per operation; put_bw: mean per
+ * message; MEDIAN_USEC the same from the median iteration, which a few preempted iterations
+ * on a busy host do not move; MB/s is 10^6 B/s.)
  *
- *   mpirun -np 2 bench-mpi-rma [-o put,get,fop,cas] [-s SIZES] [-n ITERS] [-O flag|last]
+ *   mpirun -np 2 bench-mpi-rma [-o put,get,fop,cas,put_bw] [-s SIZES] [-n ITERS] [-w WINDOW] [-O flag|last]
  *
  * SIZES: comma-separated, with k/m suffixes (1k = 1024), default 8. Open MPI 4.1's default
  * one-sided component (osc rdma over btl vader) crashes in MPI_Compare_and_swap (a SIGSEGV in
@@ -42,6 +46,27 @@
 #define FLAG_GAP 64 /* the flag byte's offset past the largest payload, rounded up to this */
 
 static int rank;
+
+/* each timed iteration's seconds (put: a round trip; put_bw: a window), for the median */
+static double *iteration_s;
+static int iterations_timed;
+
+static void time_iteration(int i, int warm, double *last) {
+    double t = MPI_Wtime();
+    if (i >= warm) iteration_s[iterations_timed++] = t - *last;
+    *last = t;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_s(void) {
+    qsort(iteration_s, iterations_timed, sizeof *iteration_s, by_value);
+    int n = iterations_timed;
+    return n == 0 ? 0 : n % 2 ? iteration_s[n / 2] : (iteration_s[n / 2 - 1] + iteration_s[n / 2]) / 2;
+}
 
 static void fail(const char *message, const char *detail) {
     if (rank == 0) fprintf(stderr, "bench-mpi-rma: %s%s\n", message, detail);
@@ -76,20 +101,22 @@ int main(int argc, char **argv) {
     if (size_of_world != 2) fail("run with exactly 2 ranks", "");
 
     char ops[256] = "put", size_list[1024] = "8";
-    int iters = 10000, last_byte = 0, opt;
-    while ((opt = getopt(argc, argv, "o:s:n:O:")) != -1) {
+    int iters = 10000, window_ops = 64, last_byte = 0, opt;
+    while ((opt = getopt(argc, argv, "o:s:n:w:O:")) != -1) {
         switch (opt) {
         case 'o': snprintf(ops, sizeof ops, "%s", optarg); break;
         case 's': snprintf(size_list, sizeof size_list, "%s", optarg); break;
         case 'n': iters = atoi(optarg); break;
+        case 'w': window_ops = atoi(optarg); break;
         case 'O':
             if (strcmp(optarg, "last") != 0 && strcmp(optarg, "flag") != 0) fail("-O: flag or last, not ", optarg);
             last_byte = strcmp(optarg, "last") == 0;
             break;
-        default: fail("usage: bench-mpi-rma [-o put,get,fop,cas] [-s SIZES] [-n ITERS] [-O flag|last]", "");
+        default: fail("usage: bench-mpi-rma [-o put,get,fop,cas,put_bw] [-s SIZES] [-n ITERS] [-w WINDOW] [-O flag|last]", "");
         }
     }
     if (iters < 1) fail("-n: at least 1", "");
+    if (window_ops < 1) fail("-w: at least 1", "");
     uint64_t sizes[MAX_SIZES], largest = 8;
     int nsizes = 0;
     for (char *next, *item = strtok_r(size_list, ",", &next); item; item = strtok_r(NULL, ",", &next)) {
@@ -108,6 +135,8 @@ int main(int argc, char **argv) {
     memset(local, 0, length);
     MPI_Win_lock_all(0, win);
     const int peer = 1 - rank, warm = iters / 10, total = warm + iters;
+    iteration_s = malloc(sizeof *iteration_s * (size_t)iters);
+    if (!iteration_s) fail("out of memory", "");
 
     if (rank == 0) {
         int version, subversion, len;
@@ -119,21 +148,24 @@ int main(int argc, char **argv) {
                version, subversion, library, iters, warm);
         printf("# put: ping-pong, half round trip; the flag: %s\n",
                last_byte ? "the payload's last byte (-O last)" : "a 1-byte MPI_Put after the payload's MPI_Win_flush");
-        printf("#%-8s %8s %8s %10s %10s %10s %8s\n", "op", "bytes", "iters", "seconds", "usec", "MB/s", "Mmsg/s");
+        printf("# put_bw: windows of %d MPI_Put, then MPI_Win_flush\n", window_ops);
+        printf("#%-8s %8s %8s %10s %10s %10s %8s %10s\n", "op", "bytes", "iters", "seconds", "usec", "MB/s", "Mmsg/s",
+               "median_us");
         fflush(stdout);
     }
 
     for (char *next, *op = strtok_r(ops, ",", &next); op; op = strtok_r(NULL, ",", &next)) {
         int put = strcmp(op, "put") == 0, get = strcmp(op, "get") == 0, fop = strcmp(op, "fop") == 0,
-            cas = strcmp(op, "cas") == 0;
-        if (!put && !get && !fop && !cas) fail("-o: put, get, fop or cas, not ", op);
-        for (int s = 0; s < (put || get ? nsizes : 1); s++) {
-            const size_t m = put || get ? sizes[s] : 8;
+            cas = strcmp(op, "cas") == 0, put_bw = strcmp(op, "put_bw") == 0;
+        if (!put && !get && !fop && !cas && !put_bw) fail("-o: put, get, fop, cas or put_bw, not ", op);
+        for (int s = 0; s < (put || get || put_bw ? nsizes : 1); s++) {
+            const size_t m = put || get || put_bw ? sizes[s] : 8;
             /* a clean window: no flag or count left from before */
             memset(window, 0, length);
             MPI_Win_sync(win);
             MPI_Barrier(MPI_COMM_WORLD);
-            double start = 0;
+            double start = 0, last = MPI_Wtime();
+            iterations_timed = 0;
             uint64_t *counter = (uint64_t *)local, *fetched /* origin buffers in MPI_Alloc_mem memory */ = (uint64_t *)(local + FLAG_GAP);
             int wrong = 0;
             if (put) {
@@ -153,12 +185,18 @@ int main(int argc, char **argv) {
                         MPI_Put(local + flag_offset, 1, MPI_BYTE, peer, (MPI_Aint)flag_offset, 1, MPI_BYTE, win);
                         MPI_Win_flush(peer, win);
                     }
-                    if (rank == 0) await_flag(flag_at, flag, win);
+                    if (rank == 0) {
+                        await_flag(flag_at, flag, win);
+                        time_iteration(i, warm, &last);
+                    }
                 }
             } else if (rank == 0) {
                 for (int i = 0; i < total; i++) {
                     if (i == warm) start = MPI_Wtime();
-                    if (get) {
+                    if (put_bw) {
+                        for (int w = 0; w < window_ops; w++)
+                            MPI_Put(local, (int)m, MPI_BYTE, peer, 0, (int)m, MPI_BYTE, win);
+                    } else if (get) {
                         MPI_Get(local, (int)m, MPI_BYTE, peer, 0, (int)m, MPI_BYTE, win);
                     } else if (fop) {
                         *counter = 1;
@@ -169,6 +207,7 @@ int main(int argc, char **argv) {
                         MPI_Compare_and_swap(&counter[0], &counter[1], fetched, MPI_UINT64_T, peer, 0, win);
                     }
                     MPI_Win_flush(peer, win);
+                    time_iteration(i, warm, &last);
                     if ((fop || cas) && *fetched != (uint64_t)i) wrong++;
                 }
             }
@@ -182,8 +221,11 @@ int main(int argc, char **argv) {
             MPI_Allreduce(&wrong, &wrong_anywhere, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
             if (wrong_anywhere) fail(op, ": fetched or final values are not what the operations made them");
             if (rank == 0) {
-                printf("%-9s %8zu %8d %10.4f %10.3f %10.1f %8.3f\n", op, m, iters, seconds,
-                       seconds / iters / (put ? 2 : 1) * 1e6, (double)m * iters / seconds / 1e6, iters / seconds / 1e6);
+                /* per message: a write's half round trip, a window's share */
+                const double per = put ? 2 : put_bw ? window_ops : 1, messages = (double)iters * (put_bw ? window_ops : 1);
+                printf("%-9s %8zu %8d %10.4f %10.3f %10.1f %8.3f %10.3f\n", op, m, iters, seconds,
+                       seconds / iters / per * 1e6, (double)m * messages / seconds / 1e6, messages / seconds / 1e6,
+                       median_s() / per * 1e6);
                 fflush(stdout);
             }
         }
@@ -191,6 +233,7 @@ int main(int argc, char **argv) {
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
     MPI_Free_mem(local);
+    free(iteration_s);
     MPI_Finalize();
     return 0;
 }

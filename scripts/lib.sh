@@ -22,9 +22,10 @@ find_jdk() {
 # measure or mirror on a small machine: serial GC (the loops allocate nothing), fabprobe's own
 # methods compiled in the requesting thread (not all, as -Xbatch would: that cost each JVM
 # ~0.55 s of start-up), no perf-data page updates, no periodic safepoints; the probes' timed
-# loops (Probe, Await) reach C2 at a tenth of the usual calls, and C2 compiles branches their
+# loops (Probe, Await, OneSidedPingPong, OneSidedStream) reach C2 at a tenth of the usual calls
+# (one-sided: their warm-up calls left the loops in C1 code otherwise), and C2 compiles branches their
 # profile never saw instead of traps, so no late deoptimization lands in a measurement.
-FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Probe.*,0.1 -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Await.*,0.1 -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0"
+FABPROBE_JVM_FLAGS="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:GuaranteedSafepointInterval=0 -XX:CompileCommand=quiet -XX:CompileCommand=BackgroundCompilation,org/fabprobe/*.*,false -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Probe.*,0.1 -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/Await.*,0.1 -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/OneSidedPingPong.*,0.1 -XX:CompileCommand=CompileThresholdScaling,org/fabprobe/pattern/OneSidedStream.*,0.1 -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0"
 # With them (after -XX:+UnlockDiagnosticVMOptions): -XX:CompilerDirectivesFile= this file, which
 # keeps start-up-only code from C2 (see there; the distribution carries a copy in lib/). HotSpot
 # announces the file on standard output ("1 compiler directives added"), where JSON and the

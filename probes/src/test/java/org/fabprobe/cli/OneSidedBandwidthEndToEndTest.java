@@ -12,13 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** bandwidth --op write|read over the real UCX and libfabric: CLI -> mirror process -> windows of one-sided operations -> JSON. */
+/** bandwidth --op write|read over the real UCX, libfabric and MPI: CLI -> mirror process -> windows of one-sided operations -> JSON. */
 class OneSidedBandwidthEndToEndTest {
 
     @ParameterizedTest
     // each library and op once, not every pair: each run pays a JVM pair's start and JIT warm-up
     @CsvSource({"ucx:posix,write,ucp_ep_flush_nbx", "ofi:shm,write,completion", "ofi:shm,read,completion",
-            "ofi:tcp,write,completion"})
+            "ofi:tcp,write,completion", "mpi:openmpi/ucx:posix,write,MPI_Win_flush after"})
     void windowsOfOneSidedOperationsRunAndTheirJsonValidates(String transport, String op, String completion,
                                                             @TempDir Path dir) throws Exception {
         Path json = dir.resolve("out.json");

@@ -288,6 +288,26 @@ public final class MpiTransport implements Transport, OneSided {
                 + " by its own MPI_Put and MPI_Win_flush: MPI orders no bytes within one put";
     }
 
+    /** One MPI_Put, complete (and counted so) only at the next {@link #postFlush}, as osu_put_bw's window. */
+    @Override
+    public void postWriteUnordered(long bytes) {
+        mpi.put(sendAddress, (int) bytes, peer, 0, window);
+        rmaPosted++;
+    }
+
+    /** MPI_Win_flush: every put posted so far is complete at the target (one more operation in the counts). */
+    @Override
+    public void postFlush() {
+        mpi.flush(peer, window);
+        rmaPosted++;
+        rmaCompleted = rmaPosted;
+    }
+
+    @Override
+    public String flushing() {
+        return "MPI_Win_flush after the window's MPI_Put calls";
+    }
+
     @Override
     public void postRead(long bytes) {
         mpi.get(sendAddress, (int) bytes, peer, 0, window);
