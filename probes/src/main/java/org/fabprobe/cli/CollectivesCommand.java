@@ -130,7 +130,6 @@ final class CollectivesCommand implements Callable<Integer> {
                     // the same command line: under the launcher it measures the world size, p
                     String part = LocalLauncher.runForReply(Main.currentArgs(), selection, p, System.out, System.err);
                     results.add(CollectivesReport.parsePart(part));
-                    if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
                 }
             } finally {
                 org.fabprobe.Progress.end();

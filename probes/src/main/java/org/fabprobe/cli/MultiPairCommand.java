@@ -151,10 +151,6 @@ final class MultiPairCommand implements Callable<Integer> {
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         int ranks = 2 * result.pairs();
-        int cpus = Runtime.getRuntime().availableProcessors();
-        if (ranks > cpus) {
-            notes.add(ranks + " ranks on " + cpus + " CPUs of this host: oversubscribed, loop times include scheduling");
-        }
         Optional<MultiPairFit> fit = MultiPairReport.fit(result, fromBytes);
         if (result.pairs() != 2) {
             notes.add("Hager and Wellein's model is derived for 2 pairs; with " + result.pairs() + " it is not fitted");

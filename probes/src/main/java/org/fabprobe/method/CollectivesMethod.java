@@ -98,14 +98,15 @@ public final class CollectivesMethod {
     public record Point(Operation operation, long sizeBytes, Summary summary, Estimate median, boolean converged,
                         double wallMs) {}
 
-    /** One world size. */
+    /** One world size; {@code sharedCpus}: the hosts whose ranks share CPUs ({@link CpuSharing}), found before timing. */
     public record Result(int procs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
-                         List<Point> points) {}
+                         List<Point> points, List<org.fabprobe.result.SharedCpus> sharedCpus) {}
 
     /** JIT warm-up calls per operation at most (C2 has compiled the loop long before). */
     private static final int JIT_MAX_CALLS = 20_000;
 
     private final Mpi mpi;
+    private final Group group;
     private final int procs;
     private final double readCostNs;
     private final Arena arena = Arena.ofConfined();
@@ -114,6 +115,7 @@ public final class CollectivesMethod {
     public CollectivesMethod(Mpi mpi, Group group, long largestSize) {
         int procs = group.size();
         this.mpi = mpi;
+        this.group = group;
         this.procs = procs;
         double cost = Clock.facts().readCostNs();
         this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
@@ -125,6 +127,7 @@ public final class CollectivesMethod {
     }
 
     public Result run(Settings s, Map<String, String> transportFacts) {
+        var sharedCpus = CpuSharing.detect(group);
         long start = System.nanoTime();
         double jitNs = s.jitBudgetNs() / s.operations().size();
         for (Operation op : s.operations()) {
@@ -152,7 +155,7 @@ public final class CollectivesMethod {
                 points.add(measure(op, (int) size, s, samples, resolutionNs));
             }
         }
-        return new Result(procs, transportFacts, readCostNs, jitMs, points);
+        return new Result(procs, transportFacts, readCostNs, jitMs, points, sharedCpus);
     }
 
     private Point measure(Operation op, int n, Settings s, double[] samples, double resolutionNs) {

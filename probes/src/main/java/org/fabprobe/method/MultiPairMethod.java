@@ -62,9 +62,9 @@ public final class MultiPairMethod {
         }
     }
 
-    /** Rank 0's result. */
+    /** Rank 0's result; {@code sharedCpus}: the hosts whose ranks share CPUs ({@link CpuSharing}), found before timing. */
     public record Result(int pairs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
-                         List<Point> points) {}
+                         List<Point> points, List<org.fabprobe.result.SharedCpus> sharedCpus) {}
 
     private final Mpi mpi;
     private final Group.Channels group;
@@ -97,6 +97,7 @@ public final class MultiPairMethod {
 
     /** Runs every size, telling {@code steps} before each (between the timed loops of {@link #pingPongs}). */
     public Result run(Settings s, Map<String, String> transportFacts, org.fabprobe.Steps steps) {
+        var sharedCpus = CpuSharing.detect(group);
         long start = System.nanoTime();
         int smallest = (int) s.sizes()[0];
         boolean jitMore;
@@ -135,7 +136,7 @@ public final class MultiPairMethod {
             }
             if (rank == 0) points.add(new Point(x, n, loops, Arrays.stream(perPair).mapToDouble(MultiPairMethod::median).toArray()));
         }
-        return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points) : null;
+        return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points, sharedCpus) : null;
     }
 
     /** n blocking ping-pongs of x bytes with this rank's partner (the pinging side sends first). */

@@ -142,7 +142,8 @@ class CollectivesEndToEndTest {
         Summary one = new Summary(1, 5, 5, 5, 5, 5, Double.NaN, Double.NaN, 0);
         Result r = new Result(3, Map.of("mpi", "openmpi", "env.UCX_TLS", "posix,cma,self"), 9.5, 200,
                 List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5),
-                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1)));
+                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1)),
+                List.of(new org.fabprobe.result.SharedCpus(3, "node1", 3, 2, 2)));
         assertEquals(r, CollectivesReport.parsePart(CollectivesReport.part(r)));
     }
 
