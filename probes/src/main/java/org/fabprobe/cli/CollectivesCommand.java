@@ -130,7 +130,6 @@ final class CollectivesCommand implements Callable<Integer> {
                     // the same command line: under the launcher it measures the world size, p
                     String part = LocalLauncher.runForReply(Main.currentArgs(), selection, p, System.out, System.err);
                     results.add(CollectivesReport.parsePart(part));
-                    if (p > cpus) notes.add("p = " + p + " > " + cpus + " CPUs: ranks share CPUs (oversubscribed), times include scheduling");
                 }
             } finally {
                 org.fabprobe.Progress.end();
@@ -163,9 +162,7 @@ final class CollectivesCommand implements Callable<Integer> {
         try (MpiGroup group = new MpiGroup(world)) {
             CollectivesMethod m = new CollectivesMethod(world.mpi(), group, largest);
             try {
-                // more ranks than this host's CPUs disturb every batch alike: none again
-                boolean oversubscribed = world.size() > Runtime.getRuntime().availableProcessors();
-                CollectivesMethod.Result r = m.run(oversubscribed ? settings.discards(0) : settings, world.facts());
+                CollectivesMethod.Result r = m.run(settings, world.facts());
                 world.mpi().barrier();
                 return group.rank() == 0 ? r : null;
             } finally {

@@ -21,6 +21,7 @@ import org.fabprobe.launch.HostFacts;
 import org.fabprobe.launch.Launcher;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.launch.MpiGroup;
+import org.fabprobe.method.CpuSharing;
 import org.fabprobe.method.MatrixMethod;
 import org.fabprobe.method.MatrixReduction;
 import org.fabprobe.method.RoundRobin;
@@ -211,8 +212,10 @@ public final class MatrixCommand implements Callable<Integer> {
         if (t == null) return Optional.empty(); // another rank could not open it: rank 0 says so
         MatrixMethod.Result result;
         MatrixReduction.Reduced reduced;
+        List<org.fabprobe.result.SharedCpus> sharedCpus;
         Map<String, String> transportFacts = new LinkedHashMap<>(t.facts());
         try (t; MpiGroup group = new MpiGroup(world)) {
+            sharedCpus = CpuSharing.detect(group); // before timing: the ranks of a host against its CPUs
             result = new MatrixMethod(t, group, s).run(HostFacts.collect().getOrDefault("hostname", "unknown"));
             reduced = reduce(group, result, request, csv);
         } catch (RuntimeException e) {
@@ -225,12 +228,6 @@ public final class MatrixCommand implements Callable<Integer> {
         if (reduced == null) return Optional.empty();
 
         List<String> notes = new ArrayList<>(extraNotes);
-        int cpus = Runtime.getRuntime().availableProcessors();
-        long onThisHost = result.hosts().stream().filter(h -> h.equals(result.hosts().getFirst())).count();
-        if (onThisHost > cpus) {
-            notes.add(onThisHost + " ranks on " + cpus + " CPUs of " + result.hosts().getFirst() + ": oversubscribed, pair times"
-                    + " include scheduling" + (s.mode() == MatrixMethod.Mode.PARALLEL ? " (parallel: more ranks spin than CPUs)" : ""));
-        }
         if (!overMpi) notes.add("control plane: " + world.selection().describe() + " (allgather, barriers, figures); timing: " + name);
         var settings = new MatrixDocument.Settings(s.mode().label(), s.latencyBytes(), s.latencyReps(), s.bandwidthBytes(),
                 s.bandwidthReps(), s.warmup(), s.bandwidthWarmup(), s.jitRounds(), s.timeoutNs() / 1_000_000, s.retries(),
@@ -245,7 +242,7 @@ public final class MatrixCommand implements Callable<Integer> {
             notes.add("pairs not listed beyond " + MatrixReduction.listedRanks() + " ranks" + (csv == null ? "; --csv FILE writes them" : ": in --csv"));
         }
         return Optional.of(MatrixReport.document(run, result, reduced, request.outlierK(), request.outlierRatio(), wallSeconds,
-                peakRssBytes(), notes));
+                peakRssBytes(), sharedCpus, notes));
     }
 
     /**

@@ -133,10 +133,8 @@ final class MultiPairCommand implements Callable<Integer> {
                 // rank 0 measures and reports: it alone draws (if its stderr is a terminal, or relayed to one)
                 var steps = world.rank() == 0 ? org.fabprobe.Progress.start("multipair " + transport, sizeList.length, quiet)
                         : org.fabprobe.Steps.NONE;
-                // more ranks than this host's CPUs disturb every attempt alike: none again
-                int remeasures = world.size() > Runtime.getRuntime().availableProcessors() ? 0 : MultiPairMethod.MAX_REMEASURES;
-                result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs, remeasures),
-                        world.facts(), steps);
+                result = method.run(new MultiPairMethod.Settings(sizeList, counts, samples, warmup, jitNs,
+                        MultiPairMethod.MAX_REMEASURES), world.facts(), steps);
                 world.mpi().barrier();
             } finally {
                 method.close();
@@ -154,10 +152,6 @@ final class MultiPairCommand implements Callable<Integer> {
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         int ranks = 2 * result.pairs();
-        int cpus = Runtime.getRuntime().availableProcessors();
-        if (ranks > cpus) {
-            notes.add(ranks + " ranks on " + cpus + " CPUs of this host: oversubscribed, loop times include scheduling");
-        }
         Optional<MultiPairFit> fit = MultiPairReport.fit(result, fromBytes);
         if (result.pairs() != 2) {
             notes.add("Hager and Wellein's model is derived for 2 pairs; with " + result.pairs() + " it is not fitted");

@@ -97,8 +97,8 @@ public final class CollectivesMethod {
     /**
      * @param warmup      untimed calls before each size (the paper: 5)
      * @param jitBudgetNs untimed JIT warm-up of every operation at its smallest size, in total
-     * @param discards    disturbed batches measured again per size, at most {@link #MAX_DISCARDS} (0 where more
-     *                    ranks than CPUs disturb every batch alike)
+     * @param discards    disturbed batches measured again per size, at most {@link #MAX_DISCARDS} (none where
+     *                    ranks share CPUs: every batch is disturbed alike)
      */
     public record Settings(List<Operation> operations, long[] sizes, int warmup, double relative, double floorNs,
                            int batch, int maxReps, double timeCapNs, double jitBudgetNs, int discards) {
@@ -114,14 +114,15 @@ public final class CollectivesMethod {
     public record Point(Operation operation, long sizeBytes, Summary summary, Estimate median, boolean converged,
                         double wallMs, int disturbedBatches, int discardedBatches) {}
 
-    /** One world size. */
+    /** One world size; {@code sharedCpus}: the hosts whose ranks share CPUs ({@link CpuSharing}), found before timing. */
     public record Result(int procs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
-                         List<Point> points) {}
+                         List<Point> points, List<org.fabprobe.result.SharedCpus> sharedCpus) {}
 
     /** JIT warm-up calls per operation at most (C2 has compiled the loop long before). */
     private static final int JIT_MAX_CALLS = 20_000;
 
     private final Mpi mpi;
+    private final Group group;
     private final int procs;
     private final double readCostNs;
     private final Arena arena = Arena.ofConfined();
@@ -130,6 +131,7 @@ public final class CollectivesMethod {
     public CollectivesMethod(Mpi mpi, Group group, long largestSize) {
         int procs = group.size();
         this.mpi = mpi;
+        this.group = group;
         this.procs = procs;
         double cost = Clock.facts().readCostNs();
         this.readCostNs = Double.isFinite(cost) && cost > 0 ? cost : 0;
@@ -140,7 +142,10 @@ public final class CollectivesMethod {
         max = arena.allocate(JAVA_DOUBLE, 2);
     }
 
-    public Result run(Settings s, Map<String, String> transportFacts) {
+    public Result run(Settings settings, Map<String, String> transportFacts) {
+        var sharedCpus = CpuSharing.detect(group); // the same list on every rank
+        // ranks sharing CPUs disturb every batch alike: none again
+        Settings s = sharedCpus.isEmpty() ? settings : settings.discards(0);
         long start = System.nanoTime();
         double jitNs = s.jitBudgetNs() / s.operations().size();
         for (Operation op : s.operations()) {
@@ -168,7 +173,7 @@ public final class CollectivesMethod {
                 points.add(measure(op, (int) size, s, samples, resolutionNs));
             }
         }
-        return new Result(procs, transportFacts, readCostNs, jitMs, points);
+        return new Result(procs, transportFacts, readCostNs, jitMs, points, sharedCpus);
     }
 
     private Point measure(Operation op, int n, Settings s, double[] samples, double resolutionNs) {

@@ -48,7 +48,7 @@ public final class MultiPairMethod {
      * @param warmup      untimed ping-pongs before each size
      * @param jitBudgetNs untimed warm-up of the loop at the smallest size, once
      * @param remeasures  times a mostly disturbed size is measured again, at most {@link #MAX_REMEASURES}
-     *                    (0 where more ranks than CPUs make every attempt disturbed alike)
+     *                    (none where ranks share CPUs: every attempt is disturbed alike)
      */
     public record Settings(long[] sizes, long[] reps, int samples, int warmup, double jitBudgetNs, int remeasures) {}
 
@@ -81,9 +81,9 @@ public final class MultiPairMethod {
         }
     }
 
-    /** Rank 0's result. */
+    /** Rank 0's result; {@code sharedCpus}: the hosts whose ranks share CPUs ({@link CpuSharing}), found before timing. */
     public record Result(int pairs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
-                         List<Point> points) {}
+                         List<Point> points, List<org.fabprobe.result.SharedCpus> sharedCpus) {}
 
     private final Mpi mpi;
     private final Group.Channels group;
@@ -116,6 +116,9 @@ public final class MultiPairMethod {
 
     /** Runs every size, telling {@code steps} before each (between the timed loops of {@link #pingPongs}). */
     public Result run(Settings s, Map<String, String> transportFacts, org.fabprobe.Steps steps) {
+        var sharedCpus = CpuSharing.detect(group);
+        // ranks sharing CPUs disturb every attempt alike: none again
+        int remeasures = sharedCpus.isEmpty() ? Math.min(s.remeasures(), MAX_REMEASURES) : 0;
         long start = System.nanoTime();
         int smallest = (int) s.sizes()[0];
         boolean jitMore;
@@ -133,13 +136,13 @@ public final class MultiPairMethod {
             steps.next("ping-pongs at", x);
             for (int attempt = 0; ; attempt++) {
                 Point p = measure(x, s.reps()[i], s, attempt);
-                boolean again = p != null && p.disturbed() && attempt < Math.min(s.remeasures(), MAX_REMEASURES);
+                boolean again = p != null && p.disturbed() && attempt < remeasures;
                 if (group.broadcast(new double[] {again ? 1 : 0})[0] > 0) continue; // rank 0 decides for all
                 if (p != null) points.add(p);
                 break;
             }
         }
-        return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points) : null;
+        return rank == 0 ? new Result(pairs, transportFacts, readCostNs, jitMs, points, sharedCpus) : null;
     }
 
     /** One attempt at size x: the samples on rank 0 (null elsewhere). */

@@ -107,6 +107,7 @@ public final class OneSidedPingPong {
         boolean[] disturbed = new boolean[sizes.length], gapStalled = new boolean[sizes.length];
         int[] remeasured = new int[sizes.length];
         double[] gapMs = new double[sizes.length];
+        Remeasures remeasures = new Remeasures(maxRemeasures);
         for (int i = 0; i < sizes.length; i++) {
             for (boolean again = true; again; ) {
                 if (remeasured[i] == 0) steps.next(op.label() + " at", sizes[i]);
@@ -131,9 +132,11 @@ public final class OneSidedPingPong {
                 double gapNs = PingPong.gapNs(wallMs[i] * 1e6, roundNs, UNTIMED_ROUNDS, PingPong.longerWaitNs(mine, peer));
                 gapMs[i] = gapNs / 1e6;
                 gapStalled[i] = PingPong.gapStalled(gapNs, roundNs, UNTIMED_ROUNDS);
-                disturbed[i] = PingPong.disturbed(mine, peer, warmup + repetitions) || PingPong.stalled(samples[i])
-                        || gapStalled[i];
-                again = disturbed[i] && remeasured[i] < maxRemeasures;
+                boolean preempted = PingPong.disturbed(mine, peer, warmup + repetitions);
+                boolean stalled = PingPong.stalled(samples[i]) || gapStalled[i];
+                disturbed[i] = preempted || stalled;
+                again = remeasures.again(remeasured[i], Remeasures.Cause.of(preempted, stalled),
+                        Remeasures.everyRoundHit(mine, peer, warmup + repetitions));
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
                 if (again) remeasured[i]++;
             }

@@ -32,7 +32,7 @@ import org.fabprobe.transport.Transport;
  * <p><b>Disturbed sizes.</b> After each size (and its sentinel) the mirror sends its
  * disturbance readings and measure answers whether both measure that size again: a size whose
  * timing threads were preempted too often is measured up to {@value #MAX_REMEASURES} more times,
- * and its last measurement is kept.
+ * fewer where the disturbance persists ({@link Remeasures}), and its last measurement is kept.
  */
 public final class PingPong {
     /**
@@ -180,6 +180,7 @@ public final class PingPong {
         int[] remeasured = new int[sizes.length];
         double[] gapMs = new double[sizes.length];
         sentinelNs[0] = sentinel(t, await, sentinelTicks);
+        Remeasures remeasures = new Remeasures(maxRemeasures);
         for (int i = 0; i < sizes.length; i++) {
             for (boolean again = true; again; ) {
                 if (remeasured[i] == 0) steps.next("round trips at", sizes[i]);
@@ -202,8 +203,10 @@ public final class PingPong {
                 double gapNs = gapNs(wallMs[i] * 1e6, roundNs, warmup + 1, longerWaitNs(mine, peer));
                 gapMs[i] = gapNs / 1e6;
                 gapStalled[i] = gapStalled(gapNs, roundNs, warmup + 1);
-                disturbed[i] = disturbed(mine, peer, warmup + repetitions) || stalled(halfRttNs[i]) || gapStalled[i];
-                again = disturbed[i] && remeasured[i] < maxRemeasures;
+                boolean preempted = disturbed(mine, peer, warmup + repetitions), stalled = stalled(halfRttNs[i]) || gapStalled[i];
+                disturbed[i] = preempted || stalled;
+                again = remeasures.again(remeasured[i], Remeasures.Cause.of(preempted, stalled),
+                        Remeasures.everyRoundHit(mine, peer, warmup + repetitions));
                 control.send(MEASURE_AGAIN, again ? 1 : 0);
                 if (again) remeasured[i]++;
             }

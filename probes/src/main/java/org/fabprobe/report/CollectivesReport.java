@@ -14,6 +14,7 @@ import org.fabprobe.model.Summary;
 import org.fabprobe.result.CollectivesDocument;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.SharedCpus;
 
 /**
  * MPI collectives (Santos et al.): per operation and number of processes p the Hockney fit
@@ -80,8 +81,9 @@ public final class CollectivesReport {
         var run = c.run();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
-        b.append(String.format(Locale.ROOT, "fabprobe collectives  transport %s%s  clock %s  host %s%n", run.transport(),
-                library.isEmpty() ? "" : " (" + library + ")", run.clock().source(), run.host().hostname()));
+        b.append(String.format(Locale.ROOT, "fabprobe collectives  transport %s%s  clock %s  host %s%s%n", run.transport(),
+                library.isEmpty() ? "" : " (" + library + ")", run.clock().source(), run.host().hostname(),
+                MatrixReport.firstLineNote(sharedCpus(c))));
         b.append(String.format(Locale.ROOT, "%-10s %3s %-21s %19s %19s %12s %6s %7s%n", "operation", "p", "n range",
                 "t0 µs", "r_inf MB/s", "n_1/2 B", "points", "rms"));
         int unconverged = 0, points = 0;
@@ -120,6 +122,8 @@ public final class CollectivesReport {
             b.append(String.format(Locale.ROOT, "note: %d of %d sizes not within the confidence target (repetition or time cap)%n",
                     unconverged, points));
         }
+        String shared = SharedCpus.flag(sharedCpus(c));
+        if (shared != null) b.append("flag: ").append(shared).append('\n');
         for (String note : notes(c)) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", c.wallSeconds()));
         return b.toString();
@@ -157,7 +161,13 @@ public final class CollectivesReport {
                         barrier ? ps.getFirst().median().value() : null, barrier ? ps.getFirst().median().ci95() : null));
             }
         }
-        return new CollectivesDocument(run.header(CollectivesDocument.SCHEMA, c.wallSeconds()), operations, runs, results, notes(c));
+        return new CollectivesDocument(run.header(CollectivesDocument.SCHEMA, c.wallSeconds()), operations, runs, results,
+                sharedCpus(c), notes(c));
+    }
+
+    /** The hosts whose ranks shared CPUs, over every launch (each entry names its launch's p as {@code world}). */
+    static List<SharedCpus> sharedCpus(Context c) {
+        return c.results().stream().filter(r -> r.sharedCpus() != null).flatMap(r -> r.sharedCpus().stream()).toList();
     }
 
     private static CollectivesDocument.Point point(Point p) {
@@ -194,7 +204,7 @@ public final class CollectivesReport {
                     p.median().ci95(), p.converged(), p.wallMs(), p.disturbedBatches(), p.discardedBatches()));
         }
         return ResultJson.write(new CollectivesDocument.Part(r.procs(), r.transportFacts(), r.timerOverheadNs(),
-                r.jitWarmupMs(), points));
+                r.jitWarmupMs(), points, r.sharedCpus()));
     }
 
     public static Result parsePart(String text) {
@@ -205,6 +215,7 @@ public final class CollectivesReport {
                     new Estimate(m.medianNs(), m.medianCi95Ns()), m.converged(), m.wallMs(), m.disturbedBatches(),
                     m.discardedBatches()));
         }
-        return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points);
+        return new Result(part.procs(), part.transportFacts(), part.timerOverheadNs(), part.jitWarmupMs(), points,
+                part.sharedCpus() == null ? List.of() : part.sharedCpus());
     }
 }

@@ -20,6 +20,7 @@ import org.fabprobe.result.MatrixDocument.Pair;
 import org.fabprobe.result.MatrixDocument.Summary;
 import org.fabprobe.result.MatrixDocument.Timing;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.SharedCpus;
 
 /**
  * The all-pairs matrix: from rank 0's figures to the typed document (per rank, per host,
@@ -45,7 +46,8 @@ public final class MatrixReport {
 
     /** The document of a run: rank 0's own figures and what {@link MatrixReduction} reduced. */
     public static MatrixDocument document(RunFacts<MatrixDocument.Settings> run, MatrixMethod.Result r, MatrixReduction.Reduced reduced,
-                                          double k, double minRatio, double wallSeconds, Long peakRssBytes, List<String> notes) {
+                                          double k, double minRatio, double wallSeconds, Long peakRssBytes, List<SharedCpus> sharedCpus,
+                                          List<String> notes) {
         int n = r.ranks();
         List<Pair> pairs = new ArrayList<>(reduced.pairs());
         pairs.sort((x, y) -> x.a() != y.a() ? Integer.compare(x.a(), y.a()) : Integer.compare(x.b(), y.b()));
@@ -66,7 +68,7 @@ public final class MatrixReport {
         return new MatrixDocument(run.header(MatrixDocument.SCHEMA, wallSeconds), r.settings().mode().label(), n, RoundRobin.rounds(n),
                 r.settings().latencyBytes(), r.settings().bandwidthBytes(), r.hosts(), n <= MatrixReduction.listedRanks(), pairs,
                 reduced.perRank(), reduced.perHost(), reduced.summary(), rule, reduced.outliers(), timing, estimates,
-                List.copyOf(allNotes));
+                List.copyOf(sharedCpus), List.copyOf(allNotes));
     }
 
     // ---- the cost model -------------------------------------------------------------------
@@ -123,9 +125,9 @@ public final class MatrixReport {
         String library = d.transportFacts().getOrDefault("library", "");
         long hostCount = d.perHost().size();
         b.append(String.format(Locale.ROOT, "fabprobe matrix  transport %s%s  %d ranks on %d host%s  mode %s  %d round%s, %d pair%s"
-                        + "  clock %s  host %s%n", d.transport(), library.isEmpty() ? "" : " (" + library + ")", d.ranks(), hostCount,
+                        + "  clock %s  host %s%s%n", d.transport(), library.isEmpty() ? "" : " (" + library + ")", d.ranks(), hostCount,
                 hostCount == 1 ? "" : "s", d.mode(), d.rounds(), d.rounds() == 1 ? "" : "s", d.pairs().size(),
-                d.pairs().size() == 1 ? "" : "s", d.clock().source(), d.host().hostname()));
+                d.pairs().size() == 1 ? "" : "s", d.clock().source(), d.host().hostname(), firstLineNote(d.sharedCpus())));
         if (d.ranks() <= PRINTED_RANKS) {
             b.append(String.format(Locale.ROOT, "latency: median half round trip at %s, µs (row: lower rank, column: higher)%n",
                     PingPongReport.human(d.latencyBytes())));
@@ -150,6 +152,8 @@ public final class MatrixReport {
                         + " bandwidth median %.0f MB/s (MAD %.0f), worst %.0f MB/s = median / %.2f%n", s.latencyMedianNs() / 1e3,
                 s.latencyMadNs() / 1e3, s.latencyWorstNs() / 1e3, s.latencyWorstRatio(), s.bandwidthMedianMbS(),
                 s.bandwidthMadMbS(), s.bandwidthWorstMbS(), s.bandwidthWorstRatio()));
+        String shared = SharedCpus.flag(d.sharedCpus());
+        if (shared != null) b.append("flag: ").append(shared).append('\n');
         b.append(String.format(Locale.ROOT, "outliers (worse than the median by > %s x 1.4826 MAD and by > x%s):%s%n",
                 num(d.outlierRule().k()), num(d.outlierRule().minRatio()), d.outliers().isEmpty() ? " none" : ""));
         for (Outlier o : d.outliers()) {
@@ -177,6 +181,12 @@ public final class MatrixReport {
         for (String note : d.notes()) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", d.wallSeconds()));
         return b.toString();
+    }
+
+    /** Two spaces and the statement of shared CPUs, for the end of a first line; empty when no host shares them. */
+    static String firstLineNote(List<SharedCpus> sharedCpus) {
+        String s = SharedCpus.statement(sharedCpus);
+        return s.isEmpty() ? "" : "  " + s;
     }
 
     /** --method plogp: every pair's LogGP set (first size range), then the median and spread over the pairs. */

@@ -52,9 +52,9 @@ public final class MultiPairReport {
         Result r = c.result();
         StringBuilder b = new StringBuilder();
         String library = run.transportFacts().getOrDefault("library", "");
-        b.append(String.format(Locale.ROOT, "fabprobe multipair  transport %s%s  %d pairs (rank i pings rank i + %d)  clock %s  host %s%n",
+        b.append(String.format(Locale.ROOT, "fabprobe multipair  transport %s%s  %d pairs (rank i pings rank i + %d)  clock %s  host %s%s%n",
                 run.transport(), library.isEmpty() ? "" : " (" + library + ")", r.pairs(), r.pairs(), run.clock().source(),
-                run.host().hostname()));
+                run.host().hostname(), MatrixReport.firstLineNote(r.sharedCpus())));
         b.append(String.format(Locale.ROOT, "%10s %6s %12s %12s %9s %12s %12s %12s%n", "size", "n(x)", "T_b µs", "min µs",
                 "pairs ±%", "b(x) MB/s", "per pair", "model MB/s"));
         for (Point p : r.points()) {
@@ -78,6 +78,8 @@ public final class MultiPairReport {
             b.append(String.format(Locale.ROOT, "  T_1 = %s µs%n", pm(f.t1Ns() / 1e3, f.t1ErrNs() / 1e3, "%.3f")));
             b.append("  (± one standard error; T_b = T_p [4n - (2n-1)/beta] + T_1 (4n - 1), T_p = x / B_r, beta = max(1, x / C))\n");
         }
+        String shared = org.fabprobe.result.SharedCpus.flag(r.sharedCpus());
+        if (shared != null) b.append("flag: ").append(shared).append('\n');
         for (String note : c.notes()) b.append("note: ").append(note).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", c.wallSeconds()));
         return b.toString();
@@ -141,7 +143,8 @@ public final class MultiPairReport {
                 f.rmsRelResidual(), "one standard error (covariance of the Levenberg-Marquardt fit, scaled by the residual variance)"))
                 .orElse(null);
         return new MultiPairDocument(run.header(MultiPairDocument.SCHEMA, c.wallSeconds()), r.pairs(),
-                r.timerOverheadNs(), r.jitWarmupMs(), sizes, model, c.notes());
+                r.timerOverheadNs(), r.jitWarmupMs(), sizes, model,
+                r.sharedCpus() == null ? List.of() : r.sharedCpus(), c.notes());
     }
 
     // ---- CSV ----------------------------------------------------------------------------

@@ -13,10 +13,12 @@ import org.fabprobe.model.Summary;
 
 /**
  * Schema fabprobe.collectives/2: MPI collectives by Santos et al., per operation and number of
- * processes p the per-size times and Hockney's t0(p), r_inf(p); barrier gets t0 alone.
+ * processes p the per-size times and Hockney's t0(p), r_inf(p); barrier gets t0 alone; the
+ * hosts whose ranks share CPUs in any launch (found before timing), empty when none.
  */
 public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, List<Operation> operations,
-                                  List<Run> runs, List<Result> results, List<String> notes) implements RunDocument {
+                                  List<Run> runs, List<Result> results, List<SharedCpus> sharedCpus,
+                                  List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.collectives/2";
 
     /**
@@ -72,7 +74,7 @@ public record CollectivesDocument(@JsonUnwrapped RunHeader<Settings> header, Lis
 
     /** What rank 0 of one launch hands back to the command that launched it (internal, not published). */
     public record Part(int procs, Map<String, String> transportFacts, double timerOverheadNs, double jitWarmupMs,
-                       List<PartPoint> points) {}
+                       List<PartPoint> points, List<SharedCpus> sharedCpus) {}
 
     public record PartPoint(String operation, long sizeBytes, Summary timeNs, double medianNs, double medianCi95Ns,
                             boolean converged, double wallMs, int disturbedBatches, int discardedBatches) {}

@@ -4,19 +4,20 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
 /**
- * Schema fabprobe.matrix/2: every pair of n ranks (LinkTest's all-pairs scheme), its 8 B half
+ * Schema fabprobe.matrix/3: every pair of n ranks (LinkTest's all-pairs scheme), its 8 B half
  * round trip and its bandwidth at a large size (listed up to 64 ranks, beyond that in --csv);
  * the same per rank and per host; the outliers named; and what 1 000, 10 000 and 100 000 ranks
  * would cost in either mode. Times in ns (wall times in ms), bandwidth in MB/s (10^6 B/s).
  *
  * @param pairsListed whether {@code pairs} lists every pair (up to 64 ranks); else it is empty
+ * @param sharedCpus  the hosts whose ranks share CPUs (found before timing), empty when none
  */
 public record MatrixDocument(@JsonUnwrapped RunHeader<Settings> header, String mode, int ranks, int rounds,
                              long latencyBytes, long bandwidthBytes, List<String> rankHosts, boolean pairsListed, List<Pair> pairs,
                              List<Group> perRank, List<Group> perHost,
                              Summary summary, OutlierRule outlierRule, List<Outlier> outliers, Timing timing,
-                             List<Estimate> estimates, List<String> notes) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.matrix/2";
+                             List<Estimate> estimates, List<SharedCpus> sharedCpus, List<String> notes) implements RunDocument {
+    public static final String SCHEMA = "fabprobe.matrix/3";
 
     /** matrix's inputs: the schedule, its sizes and counts, the outlier rule's parameters and the launch. */
     public record Settings(String mode, long latencyBytes, int repetitions, long bandwidthBytes, int bandwidthRepetitions,

@@ -8,10 +8,12 @@ import java.util.List;
 /**
  * Schema fabprobe.multipair/2: IMB PingPong in multi mode, k pairs at once, per size x the
  * repetitions n(x), T_b(x) and the aggregated bandwidth b(x); for 2 pairs Hager and Wellein's
- * model (chunk C, raw bandwidth B_r, latency T_1, each with one standard error), else null.
+ * model (chunk C, raw bandwidth B_r, latency T_1, each with one standard error), else null;
+ * the hosts whose ranks share CPUs (found before timing), empty when none.
  */
 public record MultiPairDocument(@JsonUnwrapped RunHeader<Settings> header, int pairs, double timerOverheadNs,
-                                double jitWarmupMs, List<Size> sizes, Model model, List<String> notes) implements RunDocument {
+                                double jitWarmupMs, List<Size> sizes, Model model, List<SharedCpus> sharedCpus,
+                                List<String> notes) implements RunDocument {
     public static final String SCHEMA = "fabprobe.multipair/2";
 
     /**

@@ -143,7 +143,8 @@ class CollectivesEndToEndTest {
         Summary one = new Summary(1, 5, 5, 5, 5, 5, Double.NaN, Double.NaN, 0);
         Result r = new Result(3, Map.of("mpi", "openmpi", "env.UCX_TLS", "posix,cma,self"), 9.5, 200,
                 List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5, 1, 3),
-                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1, 0, 0)));
+                        new Point(Operation.BARRIER, 0, one, new Estimate(5, Double.NaN), false, 0.1, 0, 0)),
+                List.of(new org.fabprobe.result.SharedCpus(3, "node1", 3, 2, 2)));
         assertEquals(r, CollectivesReport.parsePart(CollectivesReport.part(r)));
     }
 
@@ -152,7 +153,7 @@ class CollectivesEndToEndTest {
         Summary s = new Summary(10, 100, 150, 400, 900, 170, 30, 20, 1);
         Result r = new Result(4, Map.of("mpi", "openmpi"), 9.5, 200,
                 List.of(new Point(Operation.SCAN, 1024, s, new Estimate(150, 12), true, 3.5, 2, 3),
-                        new Point(Operation.SCAN, 4096, s, new Estimate(150, 12), true, 3.5, 0, 1)));
+                        new Point(Operation.SCAN, 4096, s, new Estimate(150, 12), true, 3.5, 0, 1)), List.of());
         var settings = new CollectivesDocument.Settings(List.of(1024L, 4096L), List.of("scan"), List.of(4), "test", 5, "1s",
                 "timed", "median", 5, 10, 100, "1s");
         var run = org.fabprobe.api.RunFacts.of("collectives", "mpi:openmpi/ob1:vader", Map.of(), settings, "2026-01-01T00:00:00Z");

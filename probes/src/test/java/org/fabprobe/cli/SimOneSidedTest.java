@@ -55,7 +55,9 @@ class SimOneSidedTest {
 
     /**
      * Under two busy loops (this machine may have two CPUs), a size whose timing threads were
-     * preempted is measured again, as two-sided sizes are (pattern.PingPong.MAX_REMEASURES).
+     * preempted is measured again at most twice, as two-sided sizes are (pattern.PingPong.MAX_REMEASURES),
+     * and not in vain for every size: a disturbance that persists ends the re-measures
+     * (pattern.Remeasures; before it, every size here was measured 3 times).
      */
     @Test
     void disturbedSizesAreMeasuredAgain(@TempDir Path dir) throws Exception {
@@ -67,13 +69,16 @@ class SimOneSidedTest {
                     "--timeout", "30s", "--json", json.toString());
             assertEquals(0, run.exitCode(), run::toString);
             List<?> sizes = (List<?>) Schemas.validated(Files.readString(json)).get("sizes");
+            int total = 0, disturbed = 0;
             for (Object s : sizes) {
                 Map<?, ?> size = (Map<?, ?>) s;
                 int remeasured = ((Number) size.get("remeasured")).intValue();
-                // disturbed in its last measurement: every allowed attempt was made
-                if (Boolean.TRUE.equals(size.get("disturbed"))) assertEquals(2, remeasured, size::toString);
-                else assertTrue(remeasured >= 0 && remeasured <= 2, size::toString);
+                assertTrue(remeasured >= 0 && remeasured <= 2, size::toString);
+                total += remeasured;
+                if (Boolean.TRUE.equals(size.get("disturbed"))) disturbed++;
             }
+            // every size disturbed to the end: the disturbance persisted, and was not measured again in every size
+            if (disturbed == sizes.size()) assertTrue(total < 2 * disturbed, sizes::toString);
             System.err.println("under load: " + sizes);
         } finally {
             for (Process p : busy) {

@@ -177,7 +177,7 @@ class PlotsTest {
         CollectivesDocument doc = new CollectivesDocument(header,
                 List.of(new CollectivesDocument.Operation("bcast", "bytes the root sends to each rank", "1"),
                         new CollectivesDocument.Operation("barrier", "none", null)),
-                List.of(new CollectivesDocument.Run(2, 9, 1000), new CollectivesDocument.Run(4, 9, 1000)), results, List.of());
+                List.of(new CollectivesDocument.Run(2, 9, 1000), new CollectivesDocument.Run(4, 9, 1000)), results, List.of(), List.of());
         assertEquals(java.util.Set.of(), org.fabprobe.result.Schemas.errors(ResultJson.write(doc), "collectives.schema.json"));
         Path png = dir.resolve("collectives.png"), svg = dir.resolve("collectives.svg");
         Plots.write(doc, png);

@@ -72,7 +72,7 @@ class MatrixReportTest {
         var run = new RunFacts<>("fabprobe test", "matrix", "sim:test", Map.of("library", "test"), settings,
                 new Host("h0", "Linux", "amd64", "cpu", "2", "25"), Map.of(), Clock.facts(), "2026-01-01T00:00:00Z", -1);
         try {
-            return MatrixReport.document(run, r, InMemoryRanks.reduce(ranks, 5, 1.25), 5, 1.25, 1.0, 123_456_789L, List.of());
+            return MatrixReport.document(run, r, InMemoryRanks.reduce(ranks, 5, 1.25), 5, 1.25, 1.0, 123_456_789L, List.of(), List.of());
         } catch (Exception e) {
             throw new AssertionError(e);
         }
@@ -135,7 +135,7 @@ class MatrixReportTest {
         MatrixDocument d = document(result((a, b) -> a == 1 && b == 3 ? 10.0 : 1.0));
         String json = MatrixReport.json(d);
         Map<String, Object> plain = Schemas.validated(json);
-        assertEquals("fabprobe.matrix/2", plain.get("schema"));
+        assertEquals("fabprobe.matrix/3", plain.get("schema"));
         assertEquals(d, ResultJson.read(json, MatrixDocument.class));
 
         List<String> csv = MatrixReport.csv(d).lines().toList();

@@ -28,7 +28,7 @@ class MultiPairReportTest {
             points.add(new Point(x, n, new double[] {t * 1.01, t, t * 0.99}, new double[] {t, t * 0.98}, disturbed ? 3 : 0,
                     disturbed ? MultiPairMethod.MAX_REMEASURES : 0));
         }
-        Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points);
+        Result r = new Result(pairs, Map.of("mpi", "openmpi"), 10, 100, points, List.of());
         var settings = new MultiPairDocument.Settings(points.stream().map(Point::sizeBytes).toList(), pairs, "i pings i + k",
                 "n(x) = min(reps, max(1, volume / x))", 1000, 40L << 20, 3, 10, "1s", fitFrom, "median of maxima", "least squares",
                 "ranks " + 2 * pairs);
