@@ -3,7 +3,6 @@ package org.fabprobe.pattern;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import org.fabprobe.ExitCode;
 import org.fabprobe.Steps;
@@ -81,7 +80,7 @@ public final class TargetProgress {
      * One size, both runs. Passive: operations completed, whether one stalled, whether the
      * target saw the last one in its memory, the timed latencies (ns; warm-up left out, may be
      * empty). Active: the latencies, the target's progress calls, its CPU per operation (ns,
-     * see the class comment), the idle call's median (ns), whether the target waited for a CPU
+     * see the class comment), an idle call's mean time (ns), whether the target waited for a CPU
      * for more than a tenth of the run.
      */
     public record Size(long sizeBytes, int passiveOps, boolean passiveStalled, boolean passiveSeen, double[] passiveNs,
@@ -96,10 +95,36 @@ public final class TargetProgress {
         Size[] out = new Size[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
             long size = sizes[i];
+            // active first: the origin's loop is compiled by the time the passive run is timed
+            steps.next(op.label() + ", target active, at", size);
+            double[] active;
+            long[] cost;
+            int again = 0, k;
+            double wallMs;
+            while (true) {
+                long recvs = t.recvsCompleted();
+                t.postRecv(1);
+                control.receive(READY);
+                await.recvs(t, recvs + 1); // spins while the target times idle calls; its message starts the run
+                long start = Clock.now();
+                k = originRun(t, os, size, ticks, await.timeoutTicks());
+                if (k < 0) throw TransportException.timeout(op.label() + " did not complete within --timeout"
+                        + " although the target progressed");
+                closePhase(t, await);
+                wallMs = Clock.toNs(Clock.now() - start) / 1e6;
+                active = ns(ticks, k);
+                cost = control.receiveAll(COST, 5);
+                boolean disturbed = cost[4] != 0;
+                boolean more = disturbed && again < maxRemeasures;
+                control.send(AGAIN, more ? 1 : 0);
+                if (!more) break;
+                again++;
+            }
+            int activeOps = k;
+
             steps.next(op.label() + ", target passive, at", size);
             control.receive(READY);
             os.postRetryLimit(STALL_NS); // a post the full queues of a passive target hold up stalls too
-            int k;
             try {
                 k = originRun(t, os, size, ticks, Clock.fromNs(STALL_NS));
             } finally {
@@ -113,33 +138,9 @@ public final class TargetProgress {
             closePhase(t, await);
             double[] passive = ns(ticks, done);
 
-            steps.next(op.label() + ", target active, at", size);
-            double[] active;
-            long[] cost;
-            int again = 0, activeOps = 0;
-            long start;
-            double wallMs;
-            while (true) {
-                control.receive(READY);
-                start = Clock.now();
-                k = originRun(t, os, size, ticks, await.timeoutTicks());
-                activeOps = k;
-                if (k < 0) throw TransportException.timeout(op.label() + " did not complete within --timeout"
-                        + " although the target progressed");
-                closePhase(t, await);
-                wallMs = Clock.toNs(Clock.now() - start) / 1e6;
-                active = ns(ticks, k);
-                cost = control.receiveAll(COST, 6);
-                boolean disturbed = cost[5] != 0;
-                boolean more = disturbed && again < maxRemeasures;
-                control.send(AGAIN, more ? 1 : 0);
-                if (!more) break;
-                again++;
-            }
-            long calls = cost[0];
-            double cpuNs = k == 0 ? Double.NaN : (double) cost[1] / k;
-            out[i] = new Size(size, done, stalled, seen, passive, activeOps, active, calls, cpuNs, Clock.toNs(cost[2]),
-                    cost[5] != 0, again, wallMs, cost[4] / 1e6);
+            double cpuNs = activeOps == 0 ? Double.NaN : (double) cost[1] / activeOps;
+            out[i] = new Size(size, done, stalled, seen, passive, activeOps, active, cost[0], cpuNs, Clock.toNs(cost[2]),
+                    cost[4] != 0, again, wallMs, cost[3] / 1e6);
         }
         return out;
     }
@@ -150,9 +151,42 @@ public final class TargetProgress {
         MemorySegment recv = t.recvBuffer();
         int ops = warmup + repetitions;
         boolean napping = control.callsTransport();
-        long[] idle = new long[IDLE_CALLS];
+        long idleDeadline = 0;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (long size : sizes) {
+            // active: the origin's operations while the target is in a loop of timed progress calls
+            do {
+                clear(recv, size);
+                control.send(READY, 1);
+                // idle calls first, the origin spinning as it will (nothing in flight), in the same loop as
+                // the run's: the thread's CPU time per call, and a call's mean time
+                long idleCpu = threads.getCurrentThreadCpuTime(), idleStart = Clock.now();
+                for (int c = 1; c <= IDLE_CALLS; c++) {
+                    t.progress();
+                    if ((c & 0xFFFF) == 0) idleDeadline = await.deadline(idleDeadline, "idle progress calls");
+                }
+                long idleCallTicks = (Clock.now() - idleStart) / IDLE_CALLS;
+                double idleCallCpuNs = (double) (threads.getCurrentThreadCpuTime() - idleCpu) / IDLE_CALLS;
+                Disturbances.Reading before = Disturbances.read(t);
+                long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
+                t.postRecv(1); // the run's end
+                long calls = 0, deadline = 0, start = Clock.now(), cpuStart = threads.getCurrentThreadCpuTime();
+                t.postSend(1); // the run's start; the loop completes it
+                while (t.recvsCompleted() <= recvs) {
+                    t.progress();
+                    calls++;
+                    if ((calls & 0xFFFF) == 0) deadline = await.deadline(deadline, "the end of the " + op.label() + " run");
+                }
+                long cpuNs = threads.getCurrentThreadCpuTime() - cpuStart - Math.round(calls * idleCallCpuNs);
+                long wallTicks = Clock.now() - start;
+                Disturbances.Reading moved = Disturbances.read(t).since(before);
+                await.sends(t, sends + 1);
+                long waitTicks = Clock.fromNs(Math.max(0, moved.waitNs()));
+                // a target that waited for a CPU for a tenth of the run: its CPU time is not the run's alone
+                boolean disturbed = moved.waitNs() < 0 ? moved.preemptions() > 5 : waitTicks > wallTicks / 10;
+                control.sendAll(COST, calls, cpuNs, idleCallTicks, Math.max(0, moved.waitNs()), disturbed ? 1 : 0);
+            } while (control.receive(AGAIN) != 0);
+
             // passive: no library call from READY until the target's memory has been looked at
             clear(recv, size);
             long recvs = t.recvsCompleted();
@@ -176,42 +210,6 @@ public final class TargetProgress {
             t.postRecv(1); // the phase's end, posted before the origin can send it
             control.send(SEEN, seen ? 1 : 0);
             await.recvs(t, recvs + 1); // progresses: what the origin's stalled operations need
-
-            // active: the same operations, the target in a loop of timed progress calls
-            do {
-                clear(recv, size);
-                // idle calls first, nothing in flight: the thread's CPU time per call, and a call's median time
-                long idleCpu = threads.getCurrentThreadCpuTime(), callTicks = 0;
-                for (int c = 0; c < IDLE_CALLS; c++) {
-                    long s = Clock.now();
-                    t.progress();
-                    idle[c] = Clock.now() - s;
-                    callTicks += idle[c];
-                }
-                double idleCallCpuNs = (double) (threads.getCurrentThreadCpuTime() - idleCpu) / IDLE_CALLS;
-                Arrays.sort(idle);
-                long median = idle[IDLE_CALLS / 2];
-                Disturbances.Reading before = Disturbances.read(t);
-                recvs = t.recvsCompleted();
-                t.postRecv(1);
-                control.send(READY, 1);
-                long calls = 0, deadline = 0, start = Clock.now(), cpuStart = threads.getCurrentThreadCpuTime();
-                callTicks = 0;
-                while (t.recvsCompleted() <= recvs) {
-                    long s = Clock.now();
-                    t.progress();
-                    callTicks += Clock.now() - s;
-                    calls++;
-                    if ((calls & 0xFFFF) == 0) deadline = await.deadline(deadline, "the end of the " + op.label() + " run");
-                }
-                long cpuNs = threads.getCurrentThreadCpuTime() - cpuStart - Math.round(calls * idleCallCpuNs);
-                long wallTicks = Clock.now() - start;
-                Disturbances.Reading moved = Disturbances.read(t).since(before);
-                long waitTicks = Clock.fromNs(Math.max(0, moved.waitNs()));
-                // a target that waited for a CPU for a tenth of the run: the waits' estimate weighs too much
-                boolean disturbed = moved.waitNs() < 0 ? moved.preemptions() > 5 : waitTicks > wallTicks / 10;
-                control.sendAll(COST, calls, cpuNs, median, callTicks, Math.max(0, moved.waitNs()), disturbed ? 1 : 0);
-            } while (control.receive(AGAIN) != 0);
         }
     }
 

@@ -75,12 +75,16 @@ public final class PingPongReport {
         b.append(String.format(Locale.ROOT, "%10s  %-42s %11s %11s %13s  %s%n", "size", "target passive", "passive µs",
                 "active µs", "target CPU µs", "verdict"));
         for (PingPongDocument.TargetProgress r : rows) {
-            String cpu = r.targetCpuNsPerOp() == null ? "–" : String.format(Locale.ROOT, "%.3f", r.targetCpuNsPerOp() / 1e3);
+            // a native op needs no target CPU: what a progressing target would spend anyway is in the JSON
+            boolean needed = !PingPongDocument.TargetProgress.COMPLETES.equals(r.passive());
+            String cpu = r.targetCpuNsPerOp() == null || !needed ? "–"
+                    : String.format(Locale.ROOT, "%.3f", r.targetCpuNsPerOp() / 1e3);
             String passive = r.passiveMedianNs() == null ? "–" : String.format(Locale.ROOT, "%.3f", r.passiveMedianNs() / 1e3);
             b.append(String.format(Locale.ROOT, "%10s  %-42s %11s %11.3f %13s  %s%s%n", human(r.sizeBytes()), r.passive(),
                     passive, r.activeMedianNs() / 1e3, cpu, r.verdict(), r.disturbed() ? "  DISTURBED" : ""));
         }
-        b.append("target CPU: the target's progress calls' time beyond idle calls, per operation (docs/methods.md).\n");
+        b.append("target CPU: the target thread's CPU time while it progresses, less as many idle progress calls', per operation"
+                + " (docs/methods.md).\n");
     }
 
     /** A disturbed size's row says so, and how often it was measured. */

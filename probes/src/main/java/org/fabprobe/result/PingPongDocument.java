@@ -33,7 +33,7 @@ public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<S
      * completes while the target makes no library call (passive), how many operations did,
      * their median (ns, null if none), whether the target found the last one in its memory;
      * with the target progressing (active): the operations, their median, the target's
-     * progress calls, an idle call's median and the target's CPU per operation (ns: its
+     * progress calls, an idle call's mean time and the target's CPU per operation (ns: its
      * progress calls' time beyond idle ones, see docs/methods.md), whether the target waited for
      * a CPU for a tenth of that run; verdict: "native: no target CPU" or "emulated: needs the
      * target to progress, X µs target CPU per op".
