@@ -61,16 +61,17 @@ final class TargetProgressAnalysis {
             cpuWaitMs[i] = s.cpuWaitMs();
             disturbed[i] = s.disturbed();
             remeasured[i] = s.remeasured();
-            rows.add(row(s));
         }
         PingPong.Samples samples = new PingPong.Samples(active, wallMs, null, cpuWaitMs, disturbed, remeasured, gapMs,
                 gapStalled);
         PingPongResult result = PingPongAnalysis.analyze(run, sizes, samples, wallSeconds);
+        // the active run's median as the sizes' statistics give it, so that table and JSON agree
+        for (int i = 0; i < n; i++) rows.add(row(measured[i], result.document().sizes().get(i).halfRttNs().median()));
         return new PingPongResult(result.document().withTargetProgress(rows), result.sharedCpu());
     }
 
     /** One size's verdict: native where the op completed without the target, else emulated at the measured cost. */
-    static PingPongDocument.TargetProgress row(TargetProgress.Size s) {
+    static PingPongDocument.TargetProgress row(TargetProgress.Size s, double activeMedianNs) {
         boolean completes = !s.passiveStalled() && s.passiveSeen();
         // an estimate below 0 is the idle calls' noise: no CPU measurable
         Double cpu = Double.isFinite(s.targetCpuNsPerOp()) ? Math.max(0, s.targetCpuNsPerOp()) : null;
@@ -80,7 +81,7 @@ final class TargetProgressAnalysis {
         return new PingPongDocument.TargetProgress(s.sizeBytes(),
                 completes ? PingPongDocument.TargetProgress.COMPLETES : PingPongDocument.TargetProgress.DOES_NOT_COMPLETE,
                 s.passiveOps(), s.passiveNs().length == 0 ? null : Robust.median(s.passiveNs()), s.passiveSeen(),
-                s.activeOps(), Robust.median(s.activeNs()), s.activeCalls(), s.idleCallNs(), cpu, s.disturbed(),
+                s.activeOps(), activeMedianNs, s.pacedCalls(), s.idleCallNs(), cpu, s.disturbed(),
                 verdict);
     }
 }

@@ -31,11 +31,15 @@ import org.fabprobe.transport.TransportException;
  * sleep, and counts the same way. The target then progresses until the origin's stalled
  * operations have completed (a two-sided message ends that).
  *
- * <p><b>Active target</b>: the target calls {@link Transport#progress} in a loop and times
- * each call with the TSC. Its CPU per operation: the thread's CPU time over the run
- * (CLOCK_THREAD_CPUTIME_ID: waits for a CPU are not in it), less as many idle calls' CPU
- * (idle calls made just before by the same loop with nothing in flight), divided by the
- * operations the origin completed.
+ * <p><b>Active target</b>: the target calls {@link Transport#progress} in a loop: the
+ * operations' latency with a target that serves them at once.
+ *
+ * <p><b>Paced target</b>: the target naps ({@link #PACE_NS}) before each progress call. Its
+ * CPU per operation: the thread's CPU time over the run (CLOCK_THREAD_CPUTIME_ID: waits for a
+ * CPU are not in it) less as many paced idle calls' CPU (made just before, the same way, with
+ * nothing in flight), divided by the operations. Pacing keeps the calls few, so that the
+ * idle calls' cost, and its noise, weigh little beside the operations' work; a spinning
+ * target's calls outnumber the operations a hundredfold.
  */
 public final class TargetProgress {
     /** How long the origin runs a phase's operations at most (it stops after the one that ends past it). */
@@ -48,10 +52,12 @@ public final class TargetProgress {
     static final long NAP_NS = 20_000;
     /** How long the target looks for the last operation's effect in its memory after the origin is done. */
     static final long SEEN_GRACE_NS = 200_000_000L;
-    /** Idle progress calls timed before each active run: enough that their mean's noise stays well below a ns. */
-    static final int IDLE_CALLS = 100_000;
+    /** Paced idle progress calls before each paced run, and the nap before each paced call. */
+    static final int PACED_IDLE_CALLS = 2_000;
+    static final long PACE_NS = 20_000;
     private static final String READY = "target_ready", DONE = "target_done", SEEN = "target_seen",
-            COST = "target_cost", AGAIN = "target_again";
+            COST = "target_cost", AGAIN = "target_again",
+            PACED = "target_paced";
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
@@ -79,12 +85,12 @@ public final class TargetProgress {
     /**
      * One size, both runs. Passive: operations completed, whether one stalled, whether the
      * target saw the last one in its memory, the timed latencies (ns; warm-up left out, may be
-     * empty). Active: the latencies, the target's progress calls, its CPU per operation (ns,
-     * see the class comment), an idle call's mean time (ns), whether the target waited for a CPU
-     * for more than a tenth of the run.
+     * empty). Active: the latencies, whether the target waited for a CPU for more than a tenth
+     * of the run. Paced: the target's progress calls, its CPU per operation (ns, see the class
+     * comment), an idle call's CPU (ns).
      */
     public record Size(long sizeBytes, int passiveOps, boolean passiveStalled, boolean passiveSeen, double[] passiveNs,
-                       int activeOps, double[] activeNs, long activeCalls, double targetCpuNsPerOp, double idleCallNs, boolean disturbed,
+                       int activeOps, double[] activeNs, long pacedCalls, double targetCpuNsPerOp, double idleCallNs, boolean disturbed,
                        int remeasured, double activeWallMs, double cpuWaitMs) {}
 
     /** Measure (origin) half. */
@@ -122,6 +128,18 @@ public final class TargetProgress {
             }
             int activeOps = k;
 
+            // paced: the target naps between progress calls, so that its CPU time is the operations' work
+            steps.next(op.label() + ", target paced, at", size);
+            long recvs = t.recvsCompleted();
+            t.postRecv(1);
+            control.receive(READY);
+            await.recvs(t, recvs + 1); // the target times paced idle calls; its message starts the run
+            int pacedOps = originRun(t, os, size, ticks, await.timeoutTicks());
+            if (pacedOps < 0) throw TransportException.timeout(op.label() + " did not complete within --timeout"
+                    + " although the target progressed");
+            closePhase(t, await);
+            long[] paced = control.receiveAll(PACED, 3);
+
             steps.next(op.label() + ", target passive, at", size);
             control.receive(READY);
             os.postRetryLimit(STALL_NS); // a post the full queues of a passive target hold up stalls too
@@ -138,8 +156,8 @@ public final class TargetProgress {
             closePhase(t, await);
             double[] passive = ns(ticks, done);
 
-            double cpuNs = activeOps == 0 ? Double.NaN : (double) cost[1] / activeOps;
-            out[i] = new Size(size, done, stalled, seen, passive, activeOps, active, cost[0], cpuNs, Clock.toNs(cost[2]),
+            double cpuNs = pacedOps == 0 ? Double.NaN : (double) paced[1] / pacedOps;
+            out[i] = new Size(size, done, stalled, seen, passive, activeOps, active, paced[0], cpuNs, paced[2] / 1e3,
                     cost[4] != 0, again, wallMs, cost[3] / 1e6);
         }
         return out;
@@ -151,41 +169,52 @@ public final class TargetProgress {
         MemorySegment recv = t.recvBuffer();
         int ops = warmup + repetitions;
         boolean napping = control.callsTransport();
-        long idleDeadline = 0;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (long size : sizes) {
             // active: the origin's operations while the target is in a loop of timed progress calls
             do {
                 clear(recv, size);
                 control.send(READY, 1);
-                // idle calls first, the origin spinning as it will (nothing in flight), in the same loop as
-                // the run's: the thread's CPU time per call, and a call's mean time
-                long idleCpu = threads.getCurrentThreadCpuTime(), idleStart = Clock.now();
-                for (int c = 1; c <= IDLE_CALLS; c++) {
-                    t.progress();
-                    if ((c & 0xFFFF) == 0) idleDeadline = await.deadline(idleDeadline, "idle progress calls");
-                }
-                long idleCallTicks = (Clock.now() - idleStart) / IDLE_CALLS;
-                double idleCallCpuNs = (double) (threads.getCurrentThreadCpuTime() - idleCpu) / IDLE_CALLS;
                 Disturbances.Reading before = Disturbances.read(t);
                 long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
                 t.postRecv(1); // the run's end
-                long calls = 0, deadline = 0, start = Clock.now(), cpuStart = threads.getCurrentThreadCpuTime();
+                long calls = 0, deadline = 0, start = Clock.now();
                 t.postSend(1); // the run's start; the loop completes it
                 while (t.recvsCompleted() <= recvs) {
                     t.progress();
                     calls++;
                     if ((calls & 0xFFFF) == 0) deadline = await.deadline(deadline, "the end of the " + op.label() + " run");
                 }
-                long cpuNs = threads.getCurrentThreadCpuTime() - cpuStart - Math.round(calls * idleCallCpuNs);
                 long wallTicks = Clock.now() - start;
                 Disturbances.Reading moved = Disturbances.read(t).since(before);
                 await.sends(t, sends + 1);
                 long waitTicks = Clock.fromNs(Math.max(0, moved.waitNs()));
                 // a target that waited for a CPU for a tenth of the run: its CPU time is not the run's alone
                 boolean disturbed = moved.waitNs() < 0 ? moved.preemptions() > 5 : waitTicks > wallTicks / 10;
-                control.sendAll(COST, calls, cpuNs, idleCallTicks, Math.max(0, moved.waitNs()), disturbed ? 1 : 0);
+                control.sendAll(COST, calls, 0, 0, Math.max(0, moved.waitNs()), disturbed ? 1 : 0);
             } while (control.receive(AGAIN) != 0);
+
+            // paced: a nap before each progress call; the thread's CPU time less as many paced idle calls'
+            clear(recv, size);
+            control.send(READY, 1);
+            long idleCpu = threads.getCurrentThreadCpuTime();
+            for (int c = 0; c < PACED_IDLE_CALLS; c++) {
+                LockSupport.parkNanos(PACE_NS);
+                t.progress();
+            }
+            double idleCallCpuNs = (double) (threads.getCurrentThreadCpuTime() - idleCpu) / PACED_IDLE_CALLS;
+            long pacedRecvs = t.recvsCompleted(), pacedSends = t.sendsCompleted();
+            t.postRecv(1);
+            long pacedCalls = 0, pacedDeadline = 0, cpuStart = threads.getCurrentThreadCpuTime();
+            t.postSend(1);
+            while (t.recvsCompleted() <= pacedRecvs) {
+                LockSupport.parkNanos(PACE_NS);
+                t.progress();
+                if ((++pacedCalls & 1023) == 0) pacedDeadline = await.deadline(pacedDeadline, "the end of the paced run");
+            }
+            long cpuNs = threads.getCurrentThreadCpuTime() - cpuStart - Math.round(pacedCalls * idleCallCpuNs);
+            await.sends(t, pacedSends + 1);
+            control.sendAll(PACED, pacedCalls, cpuNs, Math.round(idleCallCpuNs * 1e3));
 
             // passive: no library call from READY until the target's memory has been looked at
             clear(recv, size);

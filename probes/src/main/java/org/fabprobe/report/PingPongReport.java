@@ -83,8 +83,8 @@ public final class PingPongReport {
             b.append(String.format(Locale.ROOT, "%10s  %-42s %11s %11.3f %13s  %s%s%n", human(r.sizeBytes()), r.passive(),
                     passive, r.activeMedianNs() / 1e3, cpu, r.verdict(), r.disturbed() ? "  DISTURBED" : ""));
         }
-        b.append("target CPU: the target thread's CPU time while it progresses, less as many idle progress calls', per operation"
-                + " (docs/methods.md).\n");
+        b.append("target CPU: the target thread's CPU time while it progresses with a nap before each call, less as many idle"
+                + " calls', per operation (docs/methods.md).\n");
     }
 
     /** A disturbed size's row says so, and how often it was measured. */

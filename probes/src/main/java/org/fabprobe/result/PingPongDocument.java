@@ -32,10 +32,10 @@ public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<S
      * Who must progress the one-sided op at one size (pattern.TargetProgress): whether it
      * completes while the target makes no library call (passive), how many operations did,
      * their median (ns, null if none), whether the target found the last one in its memory;
-     * with the target progressing (active): the operations, their median, the target's
-     * progress calls, an idle call's mean time and the target's CPU per operation (ns: its
-     * progress calls' time beyond idle ones, see docs/methods.md), whether the target waited for
-     * a CPU for a tenth of that run; verdict: "native: no target CPU" or "emulated: needs the
+     * with the target progressing (active): the operations, their median; with the target
+     * napping before each progress call (paced): its progress calls, an idle call's CPU time
+     * and its CPU per operation (ns, beyond idle calls, see docs/methods.md); whether the target
+     * waited for a CPU for a tenth of the active run; verdict: "native: no target CPU" or "emulated: needs the
      * target to progress, X µs target CPU per op".
      */
     public record TargetProgress(long sizeBytes, String passive, int passiveOperations, Double passiveMedianNs,
