@@ -33,6 +33,7 @@ public final class PingPongAnalysis {
 
     /** Runs {@code request}, telling {@code steps} before each size, and analyses what it measured. */
     public static PingPongResult run(PingPongRequest request, Steps steps) {
+        if (request.passiveTarget()) return TargetProgressAnalysis.run(request, steps);
         if (request.op().oneSided()) return OneSidedAnalysis.run(request, steps);
         long[] sizes = request.sizes();
         PingPong pingPong = new PingPong(sizes, request.warmup(), request.repetitions(), request.calls());
@@ -86,7 +87,7 @@ public final class PingPongAnalysis {
                     samples.gapMs()[i], samples.gapStalled()[i] || PingPong.stalled(halfRtt)));
         }
         PingPongDocument document = document(run, points, HockneyFitter.fit(sizes, medians), wallSeconds,
-                driftFlag(sizes, samples.sentinelNs(), resolutionNs),
+                samples.sentinelNs() == null ? null : driftFlag(sizes, samples.sentinelNs(), resolutionNs),
                 disturbedFlag(sizes, samples.disturbed(), samples.cpuWaitMs(), samples.remeasured(), samples.halfRttNs(),
                         samples.gapMs(), samples.gapStalled()));
         return new PingPongResult(document, run.sharedCpu());

@@ -5,15 +5,28 @@ import org.fabprobe.transport.Op;
 
 /**
  * A ping-pong sweep to run: where ({@link SessionSettings}), which sizes, how many timed round
- * trips per size after how many untimed ones, and how each side sends and receives.
+ * trips per size after how many untimed ones, and how each side sends and receives;
+ * passiveTarget: measure who must progress the one-sided op instead (pattern.TargetProgress).
  */
 public record PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls,
-                              Op op) {
+                              Op op, boolean passiveTarget) {
     public PingPongRequest {
         if (sizes == null || sizes.length == 0) throw new IllegalArgumentException("no message sizes");
         SessionSettings.checkCounts(repetitions, warmup);
         sizes = sizes.clone();
         if (op == null) op = Op.SEND;
+        if (passiveTarget && !op.oneSided()) {
+            throw new IllegalArgumentException("--target passive needs a one-sided --op (write, read, fetch-add, cswap)");
+        }
+    }
+
+    public PingPongRequest(SessionSettings session, long[] sizes, int repetitions, int warmup, PingPong.Calls calls, Op op) {
+        this(session, sizes, repetitions, warmup, calls, op, false);
+    }
+
+    /** The same run with the target passive (who must progress), or the ordinary one. */
+    public PingPongRequest passiveTarget(boolean passive) {
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op, passive);
     }
 
     /** Two-sided messages (send), as before one-sided operations existed. */
@@ -22,7 +35,7 @@ public record PingPongRequest(SessionSettings session, long[] sizes, int repetit
     }
 
     public PingPongRequest op(Op op) {
-        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op, passiveTarget);
     }
 
     /** The command's defaults over {@code transport} against a local mirror: sizes 0 B .. 4 MiB, 1000 round trips after 100. */
@@ -31,11 +44,11 @@ public record PingPongRequest(SessionSettings session, long[] sizes, int repetit
     }
 
     public PingPongRequest sizes(long... sizes) {
-        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op, passiveTarget);
     }
 
     public PingPongRequest repetitions(int repetitions) {
-        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op);
+        return new PingPongRequest(session, sizes, repetitions, warmup, calls, op, passiveTarget);
     }
 
     @Override

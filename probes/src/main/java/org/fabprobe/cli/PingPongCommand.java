@@ -43,6 +43,12 @@ final class PingPongCommand implements Callable<Integer>, MeetsMirror {
             "read, fetch-add, cswap: one operation's latency (atomics on 8 B). Default: ${DEFAULT-VALUE}"})
     String op;
 
+    @Option(names = "--target", defaultValue = "active", description = {
+            "passive: who must progress the one-sided --op: per size, run it once with the target making",
+            "no library call and once with it progressing; says native (no target CPU) or emulated, with",
+            "the target's CPU per operation (see docs/methods.md). Default: ${DEFAULT-VALUE}"})
+    String target;
+
     @Override
     public void check() {
         request();
@@ -59,8 +65,11 @@ final class PingPongCommand implements Callable<Integer>, MeetsMirror {
     private PingPongRequest request() {
         org.fabprobe.transport.Op parsed = org.fabprobe.transport.Op.parse(op);
         Transports.checkOneSided(session.transport, parsed); // one line and exit 3 before any mirror starts
+        if (!target.equals("active") && !target.equals("passive")) {
+            throw new IllegalArgumentException("--target must be active or passive, not '" + target + "'");
+        }
         return new PingPongRequest(session.settings(), SizeList.parse(sizes), repetitions, warmup,
-                calls(calls, session.transport), parsed);
+                calls(calls, session.transport), parsed, target.equals("passive"));
     }
 
     @Override

@@ -270,6 +270,7 @@ public final class MirrorServer {
             case org.fabprobe.pattern.Schedule.ProbeSchedule s -> "LogP probes";
             case org.fabprobe.pattern.Schedule.OneSidedSchedule s -> "one-sided " + s.op().label();
             case org.fabprobe.pattern.Schedule.OneSidedStreamSchedule s -> "one-sided " + s.op().label() + " stream";
+            case org.fabprobe.pattern.Schedule.TargetSchedule s -> "one-sided " + s.op().label() + ", target passive and active";
         };
     }
 

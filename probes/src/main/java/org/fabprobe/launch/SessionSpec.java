@@ -23,7 +23,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
     static final int MAX_DEPTH = 4096;
     static final int MAX_SIZES = 4096;
     static final long MAX_COUNT = 10_000_000;
-    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3, ONE_SIDED = 4, ONE_SIDED_STREAM = 5;
+    private static final int PINGPONG = 1, STREAM = 2, PROBE = 3, ONE_SIDED = 4, ONE_SIDED_STREAM = 5, TARGET = 6;
 
     /** How this side opens the transport: bound to {@code sourceNode} ("" = the provider's choice). */
     public TransportOptions options(String sourceNode) {
@@ -35,6 +35,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
         return switch (schedule) {
             case Schedule.OneSidedSchedule s -> s.op();
             case Schedule.OneSidedStreamSchedule s -> s.op();
+            case Schedule.TargetSchedule s -> s.op();
             default -> org.fabprobe.transport.Op.SEND;
         };
     }
@@ -51,6 +52,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     .int32(s.repetitions()).int32(s.op().ordinal());
             case Schedule.OneSidedStreamSchedule s -> sizes(w.int32(ONE_SIDED_STREAM), s.sizes()).int32(s.window())
                     .int32(s.warmup()).int32(s.repetitions()).int32(s.op().ordinal());
+            case Schedule.TargetSchedule s -> sizes(w.int32(TARGET), s.sizes()).int32(s.warmup())
+                    .int32(s.repetitions()).int32(s.op().ordinal());
             case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
         }
         return w.bytes();
@@ -76,6 +79,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     oneSidedOp(r.int32()));
             case ONE_SIDED_STREAM -> new Schedule.OneSidedStreamSchedule(sizes(r, bufferBytes),
                     (int) check(r.int32(), 1, MAX_DEPTH, "window"), count(r.int32()), reps(r.int32()), streamOp(r.int32()));
+            case TARGET -> new Schedule.TargetSchedule(sizes(r, bufferBytes), count(r.int32()), reps(r.int32()),
+                    oneSidedOp(r.int32()));
             default -> throw refused("unknown pattern");
         };
         r.end();

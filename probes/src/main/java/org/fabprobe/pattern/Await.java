@@ -45,6 +45,11 @@ public final class Await {
         this.peer = peer;
     }
 
+    /** The timeout of every wait, in clock ticks. */
+    public long timeoutTicks() {
+        return timeoutTicks;
+    }
+
     /** Until at least {@code target} receives have completed. */
     public void recvs(Transport t, long target) {
         calls++;

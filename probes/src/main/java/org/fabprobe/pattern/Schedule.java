@@ -6,13 +6,16 @@ package org.fabprobe.pattern;
  * half. One named record per pattern, so both halves read the same typed inputs.
  */
 public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.StreamSchedule, Schedule.ProbeSchedule,
-        Schedule.OneSidedSchedule, Schedule.OneSidedStreamSchedule {
+        Schedule.OneSidedSchedule, Schedule.OneSidedStreamSchedule, Schedule.TargetSchedule {
 
     /** The ping-pong sweep: per size, warm-up plus timed round trips, with blocking or polled calls. */
     record PingPongSchedule(long[] sizes, int warmup, int repetitions, PingPong.Calls calls) implements Schedule {}
 
     /** One-sided ping-pong ({@link OneSidedPingPong}): per size, warm-up plus timed operations of {@code op}. */
     record OneSidedSchedule(long[] sizes, int warmup, int repetitions, org.fabprobe.transport.Op op) implements Schedule {}
+
+    /** Who must progress {@code op} ({@link TargetProgress}): per size, a passive-target and an active-target run. */
+    record TargetSchedule(long[] sizes, int warmup, int repetitions, org.fabprobe.transport.Op op) implements Schedule {}
 
     /** One-sided bandwidth ({@link OneSidedStream}): per size, warm-up plus timed windows of {@code window} writes or reads. */
     record OneSidedStreamSchedule(long[] sizes, int window, int warmup, int repetitions, org.fabprobe.transport.Op op)
@@ -31,6 +34,7 @@ public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.Str
             case StreamSchedule s -> Stream.of(s)::mirror;
             case OneSidedSchedule s -> (t, await, control) -> OneSidedPingPong.of(s).mirror(t, await, control);
             case OneSidedStreamSchedule s -> (t, await, control) -> OneSidedStream.of(s).mirror(t, await, control);
+            case TargetSchedule s -> (t, await, control) -> TargetProgress.of(s).mirror(t, await, control);
             case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls());
         };
     }

@@ -43,7 +43,10 @@ public final class PingPongReport {
                     s.count(), s.min() / 1e3, s.median() / 1e3, s.p99() / 1e3, s.max() / 1e3, p.bandwidthMbS(), s.outliers(),
                     remeasuredNote(p)));
         }
-        b.append(OP_TIMES.getOrDefault(op, "half round-trip times")).append("; max: the longest, where a preemption shows; MB/s = size / median.\n");
+        String times = run.targetProgress() != null ? "one operation each with the target progressing (a write with its completion"
+                + " at the target)" : OP_TIMES.getOrDefault(op, "half round-trip times");
+        b.append(times).append("; max: the longest, where a preemption shows; MB/s = size / median.\n");
+        if (run.targetProgress() != null) targetTable(b, run.targetProgress());
         if (run.hockney().isEmpty()) {
             b.append("Hockney fit: needs at least 3 sizes.\n");
         } else {
@@ -64,6 +67,24 @@ public final class PingPongReport {
         for (String flag : run.flags()) b.append("flag: ").append(flag).append('\n');
         b.append(String.format(Locale.ROOT, "wall time %.2f s%n", run.wallSeconds()));
         return b.toString();
+    }
+
+    /** Who must progress the op: per size, the passive-target run beside the active one, and the verdict. */
+    private static void targetTable(StringBuilder b, java.util.List<PingPongDocument.TargetProgress> rows) {
+        b.append("Who must progress (target passive: no library call while the operations run):\n");
+        b.append(String.format(Locale.ROOT, "%10s  %-42s %11s %11s %13s  %s%n", "size", "target passive", "passive µs",
+                "active µs", "target CPU µs", "verdict"));
+        for (PingPongDocument.TargetProgress r : rows) {
+            // a native op needs no target CPU: what a progressing target would spend anyway is in the JSON
+            boolean needed = !PingPongDocument.TargetProgress.COMPLETES.equals(r.passive());
+            String cpu = r.targetCpuNsPerOp() == null || !needed ? "–"
+                    : String.format(Locale.ROOT, "%.3f", r.targetCpuNsPerOp() / 1e3);
+            String passive = r.passiveMedianNs() == null ? "–" : String.format(Locale.ROOT, "%.3f", r.passiveMedianNs() / 1e3);
+            b.append(String.format(Locale.ROOT, "%10s  %-42s %11s %11.3f %13s  %s%s%n", human(r.sizeBytes()), r.passive(),
+                    passive, r.activeMedianNs() / 1e3, cpu, r.verdict(), r.disturbed() ? "  DISTURBED" : ""));
+        }
+        b.append("target CPU: the target thread's CPU time while it progresses with a nap before each call, less as many idle"
+                + " calls', per operation (docs/methods.md).\n");
     }
 
     /** A disturbed size's row says so, and how often it was measured. */

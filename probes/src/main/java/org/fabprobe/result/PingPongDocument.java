@@ -2,16 +2,48 @@ package org.fabprobe.result;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import org.fabprobe.model.Summary;
 
-/** Schema fabprobe.pingpong/3: the half round-trip sweep and its Hockney fit per size range. */
+/**
+ * Schema fabprobe.pingpong/4: the half round-trip sweep and its Hockney fit per size range;
+ * under --target passive also who must progress the op, per size (targetProgress; else absent).
+ */
 public record PingPongDocument(@JsonUnwrapped RunHeader<Settings> header, List<Size> sizes,
-                               List<HockneyRange> hockney, List<String> flags) implements RunDocument {
-    public static final String SCHEMA = "fabprobe.pingpong/3";
+                               List<HockneyRange> hockney, List<String> flags,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) List<TargetProgress> targetProgress)
+        implements RunDocument {
+    public static final String SCHEMA = "fabprobe.pingpong/4";
+
+    public PingPongDocument(RunHeader<Settings> header, List<Size> sizes, List<HockneyRange> hockney, List<String> flags) {
+        this(header, sizes, hockney, flags, null);
+    }
+
+    /** The same document with who must progress the op, per size. */
+    public PingPongDocument withTargetProgress(List<TargetProgress> targetProgress) {
+        return new PingPongDocument(header, sizes, hockney, flags, targetProgress);
+    }
+
+    /**
+     * Who must progress the one-sided op at one size (pattern.TargetProgress): whether it
+     * completes while the target makes no library call (passive), how many operations did,
+     * their median (ns, null if none), whether the target found the last one in its memory;
+     * with the target progressing (active): the operations, their median; with the target
+     * napping before each progress call (paced): its progress calls, an idle call's CPU time
+     * and its CPU per operation (ns, beyond idle calls, see docs/methods.md); whether the target
+     * waited for a CPU for a tenth of the active run; verdict: "native: no target CPU" or "emulated: needs the
+     * target to progress, X µs target CPU per op".
+     */
+    public record TargetProgress(long sizeBytes, String passive, int passiveOperations, Double passiveMedianNs,
+                                 boolean targetMemorySeen, int activeOperations, double activeMedianNs,
+                                 long targetProgressCalls, double idleProgressCallNs, Double targetCpuNsPerOp,
+                                 boolean disturbed, String verdict) {
+        public static final String COMPLETES = "completes", DOES_NOT_COMPLETE = "does not complete without target progress";
+    }
 
     /** pingpong's inputs, then the session's; op: send, or the one-sided operation timed (absent before it existed). */
     public record Settings(List<Long> sizes, int warmup, int repetitions, String calls, String op, int jitWarmupRoundTripsMax,

@@ -7,6 +7,14 @@ package org.fabprobe.transport;
  * numbers; the receiver names what it expects, so the two halves cannot drift apart silently.
  */
 public interface Control {
+    /**
+     * Whether a message on this channel is a call into the transport's library (MPI), which
+     * progresses its operations: a side that must make no library call cannot wait on it.
+     */
+    default boolean callsTransport() {
+        return false;
+    }
+
     /** Several values as one message (one write, not several). */
     void sendAll(String name, long... values);
 

@@ -78,6 +78,13 @@ public interface OneSided {
         return true;
     }
 
+    /**
+     * Bounds how long a post retries while the library's queues are full (its EAGAIN: the peer
+     * not draining) to {@code ns} before it throws a timeout; 0 restores the session's timeout.
+     * Where posts never wait, nothing.
+     */
+    default void postRetryLimit(long ns) {}
+
     /** Whether the library carries out {@code op} in software with the target's CPU (its progress) here. */
     default boolean emulated(Op op) {
         return false;

@@ -67,7 +67,7 @@ class PingPongReportTest {
         Map<?, ?> doc = Schemas.plain(ResultJson.write(result().document()));
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
                 "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
-        assertEquals("fabprobe.pingpong/3", doc.get("schema"));
+        assertEquals("fabprobe.pingpong/4", doc.get("schema"));
         assertEquals("ofi:shm", doc.get("transport"));
         assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));
         assertEquals(1.25, doc.get("wall_seconds"));
@@ -122,7 +122,7 @@ class PingPongReportTest {
 
         assertFalse(Schemas.errors(json.replace("\"outliers\"", "\"outlier_count\""), "pingpong.schema.json").isEmpty(),
                 "a renamed field must fail the schema");
-        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/3", "fabprobe.pingpong/1"),
+        assertFalse(Schemas.errors(json.replace("fabprobe.pingpong/4", "fabprobe.pingpong/1"),
                 "pingpong.schema.json").isEmpty(), "another schema version must fail");
         assertFalse(Schemas.errors(json.replaceFirst("\"size_bytes\": 0", "\"size_bytes\": \"0\""), "pingpong.schema.json").isEmpty(),
                 "a size as text must fail");

@@ -44,8 +44,8 @@ class SchemasTest {
     @Test
     void jsonReferencePingPongBlockIsTheSchema() throws IOException {
         String reference = Files.readString(JSON_REFERENCE);
-        Matcher block = Pattern.compile("(?s)```\\s*\\n(\\{ \"schema\": \"fabprobe\\.pingpong/3\".*?)```").matcher(reference);
-        assertTrue(block.find(), "docs/json.md has no fabprobe.pingpong/3 block");
+        Matcher block = Pattern.compile("(?s)```\\s*\\n(\\{ \"schema\": \"fabprobe\\.pingpong/4\".*?)```").matcher(reference);
+        assertTrue(block.find(), "docs/json.md has no fabprobe.pingpong/4 block");
         Set<String> inReference = new TreeSet<>();
         Matcher key = Pattern.compile("\"([a-zA-Z_0-9]+)\"").matcher(block.group(1));
         while (key.find()) inReference.add(key.group(1));

@@ -375,6 +375,11 @@ public final class MpiTransport implements Transport, OneSided {
     public Control control() {
         return new Control() {
             @Override
+            public boolean callsTransport() {
+                return true;
+            }
+
+            @Override
             public void sendAll(String name, long... values) {
                 if (values.length > 64) throw new IllegalArgumentException("control message too long");
                 for (int i = 0; i < values.length; i++) controlBuf.setAtIndex(JAVA_LONG, i, values[i]);

@@ -471,10 +471,18 @@ public final class OfiTransport implements Transport, OneSided {
     }
 
     /** -FI_EAGAIN: the provider needs progress before it takes more; anything else is an error. */
+    /** How long a post retries on EAGAIN, 0: the session's timeout ({@link #postRetryLimit}). */
+    private long retryTicks;
+
+    @Override
+    public void postRetryLimit(long ns) {
+        retryTicks = Clock.fromNs(ns);
+    }
+
     private long retryOrFail(long rc, long deadline, String call) {
         if (rc != -FI_EAGAIN()) check(rc, call);
         long now = Clock.now();
-        if (deadline == 0) return now + timeoutTicks;
+        if (deadline == 0) return now + (retryTicks > 0 ? retryTicks : timeoutTicks);
         if (now > deadline) throw TransportException.timeout(call + " kept returning EAGAIN: peer not draining?");
         progress();
         return deadline;

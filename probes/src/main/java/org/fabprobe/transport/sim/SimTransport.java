@@ -226,8 +226,16 @@ public final class SimTransport implements Transport, OneSided {
         spinUntil(start + busyTicks(p.sendOverhead()));
     }
 
+    /** How long a post waits for ring space, 0: the session's timeout ({@link #postRetryLimit}). */
+    private long retryTicks;
+
+    @Override
+    public void postRetryLimit(long ns) {
+        retryTicks = Clock.fromNs(ns);
+    }
+
     private long awaitRingSpace(long tail, long start) {
-        long deadline = start + timeoutTicks;
+        long deadline = start + (retryTicks > 0 ? retryTicks : timeoutTicks);
         while (tail - (long) LONG.getAcquire(peerInbox, HEAD) >= SLOTS) { // the peer's ring is full
             if (Clock.now() - deadline > 0) throw TransportException.timeout(name + ": peer stopped receiving");
             progress();
