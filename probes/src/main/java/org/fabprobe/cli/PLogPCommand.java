@@ -42,8 +42,22 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
             "per run). Sizes whose round trip differs between the two passes are flagged STATE."})
     Long orderSeed;
 
+    @Option(names = "--op", defaultValue = "send", paramLabel = "send|write", description = {
+            "What a message is: send (default) or write, a one-sided write whose last byte the target polls",
+            "(o_s: the post call; o_r: 0, the target makes no call; 0 B: a 1-byte write). settings.op"})
+    String op;
+
+    org.fabprobe.transport.Op op() {
+        org.fabprobe.transport.Op o = org.fabprobe.transport.Op.parse(op);
+        if (o != org.fabprobe.transport.Op.SEND && o != org.fabprobe.transport.Op.WRITE) {
+            throw new IllegalArgumentException("--op " + op + ": plogp measures send or write");
+        }
+        return o;
+    }
+
     @Override
     public void check() {
+        op();
         SizeList.parse(sizes);
         SizeList.size(adaptiveLimit);
         method.sampler();
@@ -60,7 +74,7 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
         long positive = java.util.Arrays.stream(sizeList).filter(m -> m > 0).count();
         var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
         long seed = orderSeed != null ? orderSeed : new java.util.SplittableRandom().nextLong();
-        var run = MethodOptions.run(session, limit, calls, steps,
+        var run = MethodOptions.run(session, limit, calls, op(), steps,
                 probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate, seed)));
         var facts = session.runFacts("plogp", run.transportFacts(), peer -> new PLogPDocument.Settings(SizeList.asList(sizeList),
                 limit, validate, PLogPMethod.SATURATION_EPS, seed, method.describe(sampler, calls, run), peer), startedAt);
