@@ -119,6 +119,22 @@ public final class Probe {
         this.writes = op == Op.WRITE ? OneSidedPingPong.exchange(t, control, op) : null;
     }
 
+    /** What a message is: SEND, or WRITE (write-and-poll). */
+    public Op op() {
+        return writes == null ? Op.SEND : Op.WRITE;
+    }
+
+    /**
+     * Why o_r is not measured, or null where it is: with writes the target makes no call, so o_r is
+     * 0 where the writes are native; where the library emulates them (a target-side handler
+     * moves the data), the target's CPU time is not measured here.
+     */
+    public String recvOverheadNotMeasured() {
+        if (writes == null || !writes.emulated(Op.WRITE)) return null;
+        return "o_r not measured: " + t.name() + " emulates writes (the target's library moves the data while it"
+                + " polls); the 0 is the target's calls, not its CPU time";
+    }
+
     /** The bytes a write of a {@code size}-byte message moves: the flag byte at least. */
     private static long writeBytes(long size) {
         return Math.max(size, 1);
