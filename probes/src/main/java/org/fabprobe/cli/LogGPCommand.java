@@ -28,6 +28,9 @@ final class LogGPCommand implements Callable<Integer>, MeetsMirror {
     @Mixin
     CallsOption callsOption;
 
+    @Mixin
+    OpOption opOption;
+
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Message sizes s. Default: ${DEFAULT-VALUE}")
     String sizes;
 
@@ -39,20 +42,21 @@ final class LogGPCommand implements Callable<Integer>, MeetsMirror {
         SizeList.parse(sizes);
         if (messages < 2 || messages > MAX_MESSAGES) throw new IllegalArgumentException("--messages must be 2.." + MAX_MESSAGES);
         method.sampler();
-        callsOption.calls(session);
+        opOption.calls(session, callsOption);
     }
 
     @Override
     public Integer call() throws IOException {
         long[] sizeList = SizeList.parse(sizes);
         Sampler sampler = method.sampler();
-        var calls = callsOption.calls(session);
+        var calls = opOption.calls(session, callsOption);
+        var op = opOption.op(session);
         String startedAt = Instant.now().toString();
         var steps = session.progress("loggp", sizeList.length);
-        var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls, steps,
+        var run = MethodOptions.run(session, sizeList[sizeList.length - 1], calls, op, steps,
                 probe -> new LogGPMethod(probe, sampler, steps).run(new LogGPMethod.Settings(sizeList, messages)));
         var facts = session.runFacts("loggp", run.transportFacts(), peer -> new LogGPDocument.Settings(SizeList.asList(sizeList),
-                messages, method.describe(sampler, calls, run), peer), startedAt);
+                messages, op.label(), method.describe(sampler, calls, run), peer), startedAt);
         var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));

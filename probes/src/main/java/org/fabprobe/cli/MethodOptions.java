@@ -66,14 +66,20 @@ final class MethodOptions {
 
     /** Runs {@code body} against a fresh mirror, after the JIT warm-up. */
     static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, Steps steps, Body<R> body) {
-        SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls));
+        return run(session, largestMessage, calls, org.fabprobe.transport.Op.SEND, steps, body);
+    }
+
+    /** @param op SEND: the probes' messages are sends; WRITE: one-sided writes ({@link Probe}) */
+    static <R> Run<R> run(SessionOptions session, long largestMessage, PingPong.Calls calls, org.fabprobe.transport.Op op,
+                          Steps steps, Body<R> body) {
+        SessionSpec spec = session.spec(largestMessage, DEPTH, new Schedule.ProbeSchedule(DEPTH, calls, op));
         Map<String, String> facts = new LinkedHashMap<>();
         double[] warmupNs = new double[1];
         String[] sendTiming = {""};
         long start = System.nanoTime();
         R result = session.run(spec, (t, await, control) -> {
             facts.putAll(t.facts());
-            Probe probe = new Probe(t, await, control, DEPTH, calls);
+            Probe probe = new Probe(t, await, control, DEPTH, calls, op);
             if (calls == PingPong.Calls.BLOCKING) sendTiming[0] = t.sendTiming();
             steps.phase("JIT warm-up");
             warmupNs[0] = probe.warmUp(WARMUP_BUDGET_NS, largestMessage);

@@ -27,6 +27,9 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
     @Mixin
     CallsOption callsOption;
 
+    @Mixin
+    OpOption opOption;
+
     @Option(names = {"-s", "--sizes"}, defaultValue = "0..256K", description = "Initial sizes m. Default: ${DEFAULT-VALUE}")
     String sizes;
 
@@ -44,10 +47,10 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
 
     @Override
     public void check() {
+        opOption.calls(session, callsOption);
         SizeList.parse(sizes);
         SizeList.size(adaptiveLimit);
         method.sampler();
-        callsOption.calls(session);
     }
 
     @Override
@@ -55,15 +58,16 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
         long[] sizeList = SizeList.parse(sizes);
         long limit = Math.max(SizeList.size(adaptiveLimit), sizeList[sizeList.length - 1]);
         Sampler sampler = method.sampler();
-        var calls = callsOption.calls(session);
+        var calls = opOption.calls(session, callsOption);
+        var op = opOption.op(session);
         String startedAt = Instant.now().toString();
         long positive = java.util.Arrays.stream(sizeList).filter(m -> m > 0).count();
         var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
         long seed = orderSeed != null ? orderSeed : new java.util.SplittableRandom().nextLong();
-        var run = MethodOptions.run(session, limit, calls, steps,
+        var run = MethodOptions.run(session, limit, calls, op, steps,
                 probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate, seed)));
         var facts = session.runFacts("plogp", run.transportFacts(), peer -> new PLogPDocument.Settings(SizeList.asList(sizeList),
-                limit, validate, PLogPMethod.SATURATION_EPS, seed, method.describe(sampler, calls, run), peer), startedAt);
+                limit, validate, PLogPMethod.SATURATION_EPS, seed, op.label(), method.describe(sampler, calls, run), peer), startedAt);
         var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
         session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
                 MethodReport.csv(run.result()));

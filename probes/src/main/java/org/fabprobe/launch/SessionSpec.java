@@ -36,6 +36,7 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
             case Schedule.OneSidedSchedule s -> s.op();
             case Schedule.OneSidedStreamSchedule s -> s.op();
             case Schedule.TargetSchedule s -> s.op();
+            case Schedule.ProbeSchedule s -> s.op();
             default -> org.fabprobe.transport.Op.SEND;
         };
     }
@@ -54,7 +55,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     .int32(s.warmup()).int32(s.repetitions()).int32(s.op().ordinal());
             case Schedule.TargetSchedule s -> sizes(w.int32(TARGET), s.sizes()).int32(s.warmup())
                     .int32(s.repetitions()).int32(s.op().ordinal());
-            case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal());
+            case Schedule.ProbeSchedule s -> w.int32(PROBE).int32(s.depth()).int32(s.calls().ordinal())
+                    .int32(s.op().ordinal());
         }
         return w.bytes();
     }
@@ -74,7 +76,8 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
                     calls(r.int32()));
             case STREAM -> new Schedule.StreamSchedule(sizes(r, bufferBytes), (int) check(r.int32(), 1, MAX_DEPTH, "window"),
                     count(r.int32()), reps(r.int32()));
-            case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()));
+            case PROBE -> new Schedule.ProbeSchedule((int) check(r.int32(), 1, MAX_DEPTH, "probe depth"), calls(r.int32()),
+                    probeOp(r.int32()));
             case ONE_SIDED -> new Schedule.OneSidedSchedule(sizes(r, bufferBytes), count(r.int32()), reps(r.int32()),
                     oneSidedOp(r.int32()));
             case ONE_SIDED_STREAM -> new Schedule.OneSidedStreamSchedule(sizes(r, bufferBytes),
@@ -108,6 +111,14 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
         var ops = org.fabprobe.transport.Op.values();
         if (ordinal < 1 || ordinal >= ops.length) throw refused("unknown one-sided op " + ordinal);
         return ops[ordinal];
+    }
+
+    /** The LogP probes send or write. */
+    private static org.fabprobe.transport.Op probeOp(int ordinal) {
+        check(ordinal, 0, org.fabprobe.transport.Op.WRITE.ordinal(), "probe op");
+        org.fabprobe.transport.Op op = org.fabprobe.transport.Op.values()[ordinal];
+        if (op != org.fabprobe.transport.Op.SEND && op != org.fabprobe.transport.Op.WRITE) throw refused("probe op " + op.label());
+        return op;
     }
 
     /** One-sided streams write or read. */

@@ -237,7 +237,7 @@ public final class OneSidedPingPong {
     }
 
     /** The flag value of round r: 1..255, never the cleared 0, never the previous round's. */
-    private static byte flag(long r) {
+    static byte flag(long r) {
         return (byte) (r % 255 + 1);
     }
 
@@ -321,7 +321,7 @@ public final class OneSidedPingPong {
      * need it (manual-progress providers, emulated writes), else every {@link #PROGRESS_EVERY}th
      * (the own operations' completions; UCX's keep-alive).
      */
-    private static void awaitFlag(Transport t, OneSided os, Await await, MemorySegment recv, long at, byte f) {
+    static void awaitFlag(Transport t, OneSided os, Await await, MemorySegment recv, long at, byte f) {
         long spins = 0, deadline = 0;
         int progressMask = os.writesNeedTargetProgress() ? 0 : PROGRESS_EVERY - 1;
         while ((byte) BYTE.getAcquire(recv, at) != f) {

@@ -3,7 +3,12 @@ package org.fabprobe.pattern;
 import java.util.stream.LongStream;
 import org.fabprobe.clock.Clock;
 import org.fabprobe.pattern.PingPong.Calls;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import org.fabprobe.transport.Control;
+import org.fabprobe.transport.OneSided;
+import org.fabprobe.transport.Op;
 import org.fabprobe.transport.Transport;
 
 /**
@@ -35,6 +40,14 @@ import org.fabprobe.transport.Transport;
  * message), and only the signature's replies stay posted receives, handled as they arrive.
  * Under pml ucx the two styles even take different protocols: MPI_Send stays eager up to
  * UCX_RNDV_SEND_NBR_THRESH (256 KiB), MPI_Isend switches to rendezvous at UCX's own threshold.
+ *
+ * <p>With {@link Op#WRITE} a message is a one-sided write ({@link OneSided#postWrite}) whose
+ * last byte is a flag the target polls in its own memory, as {@link OneSidedPingPong}; a 0 B
+ * message is a 1-byte write (the flag alone). o_s is the time the post call takes to return; a
+ * train is n - 1 unordered writes at most {@code depth} outstanding, a flush, then the flagged
+ * write (so no earlier write can land over the flag); the reply is a flagged write back.
+ * {@link #recvAfterDelay} returns zeros without running anything: the target makes no call per
+ * native write, o_r = 0 (emulated writes' target CPU time is not measured).
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
@@ -66,6 +79,9 @@ public final class Probe {
     private final Control control;
     private final int depth;
     private final boolean blocking;
+    /** Non-null with {@link Op#WRITE}: the messages are writes. */
+    private final OneSided writes;
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
     private final double readCostNs;
     /** What a blocking send's interval holds besides the call ({@link Transport#sendTimerNs}). */
@@ -83,6 +99,13 @@ public final class Probe {
     private Disturbances.Reading batchStart;
 
     public Probe(Transport t, Await await, Control control, int depth, Calls calls) {
+        this(t, await, control, depth, calls, Op.SEND);
+    }
+
+    /** @param op SEND (messages) or WRITE (write-and-poll); the mirror must follow the same op */
+    public Probe(Transport t, Await await, Control control, int depth, Calls calls, Op op) {
+        if (op != Op.SEND && op != Op.WRITE) throw new IllegalArgumentException("probes send or write, not " + op.label());
+        if (op == Op.WRITE && calls == Calls.BLOCKING) throw new IllegalArgumentException("writes have no blocking calls");
         if (calls == Calls.BLOCKING && !t.hasBlockingCalls()) {
             throw new IllegalArgumentException(t.name() + " has no blocking calls");
         }
@@ -93,6 +116,28 @@ public final class Probe {
         this.blocking = calls == Calls.BLOCKING;
         this.readCostNs = overheadOrZero(Clock.facts().readCostNs());
         this.sendTimerNs = blocking ? overheadOrZero(t.sendTimerNs()) : readCostNs;
+        this.writes = op == Op.WRITE ? OneSidedPingPong.exchange(t, control, op) : null;
+    }
+
+    /** What a message is: SEND, or WRITE (write-and-poll). */
+    public Op op() {
+        return writes == null ? Op.SEND : Op.WRITE;
+    }
+
+    /**
+     * Why o_r is not measured, or null where it is: with writes the target makes no call, so o_r is
+     * 0 where the writes are native; where the library emulates them (a target-side handler
+     * moves the data), the target's CPU time is not measured here.
+     */
+    public String recvOverheadNotMeasured() {
+        if (writes == null || !writes.emulated(Op.WRITE)) return null;
+        return "o_r not measured: " + t.name() + " emulates writes (the target's library moves the data while it"
+                + " polls); the 0 is the target's calls, not its CPU time";
+    }
+
+    /** The bytes a write of a {@code size}-byte message moves: the flag byte at least. */
+    private static long writeBytes(long size) {
+        return Math.max(size, 1);
     }
 
     /** A timer overhead to subtract, or 0 where it could not be measured. */
@@ -190,6 +235,7 @@ public final class Probe {
     // few thousand calls (invocation counters) instead of tens of thousands of loop iterations.
     private long roundTripOnce(long size, long back, int r) {
         if (blocking) return roundTripBlocking(size, back, r);
+        if (writes != null) return roundTripWrite(size, back, r);
         long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
         t.postRecv(back);
         long start = Clock.now();
@@ -199,6 +245,19 @@ public final class Probe {
         await.recvs(t, recvs + 1);
         long end = Clock.now();
         sendTicks[r] = sent - start;
+        return end - start;
+    }
+
+    private long roundTripWrite(long size, long back, int r) {
+        byte f = OneSidedPingPong.flag(r);
+        long bytes = writeBytes(size);
+        BYTE.set(t.sendBuffer(), bytes - 1, f);
+        long start = Clock.now();
+        writes.postWrite(bytes);
+        long posted = Clock.now();
+        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        long end = Clock.now();
+        sendTicks[r] = posted - start;
         return end - start;
     }
 
@@ -212,6 +271,7 @@ public final class Probe {
     }
 
     public double[] recvAfterDelay(long back, double delayNs, int reps) {
+        if (writes != null) return new double[reps]; // native writes: the target makes no call
         announce(RECV_AFTER_DELAY, 0, back, 1, reps);
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
@@ -245,7 +305,7 @@ public final class Probe {
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
         for (int r = 0; r < reps; r++) {
-            ticks[r] = trainOnce(n, size, delay, back);
+            ticks[r] = writes != null ? trainWrite(n, size, delay, back, r) : trainOnce(n, size, delay, back);
             endSpunRep();
         }
         endBatch(reps);
@@ -276,8 +336,30 @@ public final class Probe {
         return end - start;
     }
 
+    private long trainWrite(int n, long size, long delay, long back, int r) {
+        byte f = OneSidedPingPong.flag(r);
+        long bytes = writeBytes(size);
+        MemorySegment send = t.sendBuffer();
+        BYTE.set(send, bytes - 1, (byte) 0);
+        long start = Clock.now();
+        for (int i = 0; i + 1 < n; i++) {
+            while (writes.oneSidedPosted() - writes.oneSidedCompleted() >= depth) t.progress();
+            writes.postWriteUnordered(bytes);
+            if (delay > 0) spinTimed(delay);
+        }
+        if (n > 1) {
+            writes.postFlush();
+            OneSidedPingPong.awaitOneSided(t, writes, await);
+        }
+        BYTE.set(send, bytes - 1, f);
+        writes.postWrite(bytes);
+        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        return Clock.now() - start;
+    }
+
     /** Per repetition, the average cost of one request in the issue loop (time / m), ns. */
     public double[] burst(int m, long size, double delayNs, int reps) {
+        if (writes != null) throw new UnsupportedOperationException("the signature's bursts are messages");
         announce(BURST, size, 0, m, reps);
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
@@ -370,7 +452,7 @@ public final class Probe {
             roundTrip(bytes, 0, singles);
             recvAfterDelay(bytes, delay, singles);
             train(n, bytes, delay, bytes, trains);
-            burst(n, bytes, delay, trains);
+            if (writes == null) burst(n, bytes, delay, trains);
             if (plain) plainRounds++;
             boolean quiet = timedWaits == waits;
             quietRounds = quiet && plainRounds * PLAIN_REPS >= MIN_LOOP_CALLS ? quietRounds + 1 : 0;
@@ -393,6 +475,7 @@ public final class Probe {
     private void announce(int op, long size, long back, int n, int reps) {
         control.sendAll(COMMAND, new Command(op, size, back, n, reps).fields());
         batchStart = Disturbances.read(t);
+        if (writes != null) BYTE.setVolatile(t.recvBuffer(), writeBytes(back) - 1, (byte) 0);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
         t.postSend(0);
@@ -403,28 +486,49 @@ public final class Probe {
 
     /** Mirror half: follows the measure side's batches until it says the measurement is over. */
     public static void mirror(Transport t, Await await, Control control, int depth, Calls calls) {
+        mirror(t, await, control, depth, calls, Op.SEND);
+    }
+
+    /** Mirror half of {@code op}'s probes (see {@link #Probe(Transport, Await, Control, int, Calls, Op)}). */
+    public static void mirror(Transport t, Await await, Control control, int depth, Calls calls, Op op) {
         boolean blocking = calls == Calls.BLOCKING;
+        OneSided writes = op == Op.WRITE ? OneSidedPingPong.exchange(t, control, op) : null;
         while (true) {
             Command c = Command.of(control.receiveAll(COMMAND, Command.FIELDS));
-            int op = c.op();
-            if (op == END) return;
+            if (c.op() == END) return;
             long size = c.size(), back = c.back();
             int n = c.n(), reps = c.reps();
             Disturbances.Reading start = Disturbances.read(t);
+            if (writes != null) BYTE.setVolatile(t.recvBuffer(), writeBytes(size) - 1, (byte) 0);
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
             long waitsFrom = Disturbances.voluntarySwitches();
-            switch (op) {
-                case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, op == ROUND_TRIP ? size : 0, back, reps);
+            if (writes != null) mirrorWrites(t, writes, await, size, back, reps);
+            else switch (c.op()) {
+                case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, c.op() == ROUND_TRIP ? size : 0, back, reps);
                 case TRAIN -> mirrorTrains(t, await, depth, blocking, n, size, back, reps);
                 case BURST -> mirrorBursts(t, await, depth, blocking, n, size, reps);
-                default -> throw new IllegalStateException("unknown probe " + op);
+                default -> throw new IllegalStateException("unknown probe " + c.op());
             }
             long waits = Disturbances.voluntarySwitches() - waitsFrom;
             long[] moved = Disturbances.read(t).since(start).fields();
             control.sendAll(BATCH_END, moved[0], moved[1], moved[2], waits);
         }
+    }
+
+    /** Round trips and trains alike: per repetition, wait for the flagged write, answer with one. */
+    private static void mirrorWrites(Transport t, OneSided writes, Await await, long size, long back, int reps) {
+        readyBlocking(t, await);
+        MemorySegment send = t.sendBuffer(), recv = t.recvBuffer();
+        long at = writeBytes(size) - 1, backBytes = writeBytes(back);
+        for (int r = 0; r < reps; r++) {
+            byte f = OneSidedPingPong.flag(r);
+            OneSidedPingPong.awaitFlag(t, writes, await, recv, at, f);
+            BYTE.set(send, backBytes - 1, f);
+            writes.postWrite(backBytes);
+        }
+        OneSidedPingPong.awaitOneSided(t, writes, await);
     }
 
     /**

@@ -25,7 +25,12 @@ public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.Str
     record StreamSchedule(long[] sizes, int window, int warmup, int repetitions) implements Schedule {}
 
     /** The LogP building blocks: the measure side announces each probe over the control channel. */
-    record ProbeSchedule(int depth, PingPong.Calls calls) implements Schedule {}
+    /** The LogP probes; {@code op} SEND (messages) or WRITE (write-and-poll, {@link Probe}). */
+    record ProbeSchedule(int depth, PingPong.Calls calls, org.fabprobe.transport.Op op) implements Schedule {
+        public ProbeSchedule(int depth, PingPong.Calls calls) {
+            this(depth, calls, org.fabprobe.transport.Op.SEND);
+        }
+    }
 
     /** The mirror half that follows this schedule. */
     default Patterns.MirrorHalf mirrorHalf() {
@@ -35,7 +40,7 @@ public sealed interface Schedule permits Schedule.PingPongSchedule, Schedule.Str
             case OneSidedSchedule s -> (t, await, control) -> OneSidedPingPong.of(s).mirror(t, await, control);
             case OneSidedStreamSchedule s -> (t, await, control) -> OneSidedStream.of(s).mirror(t, await, control);
             case TargetSchedule s -> (t, await, control) -> TargetProgress.of(s).mirror(t, await, control);
-            case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls());
+            case ProbeSchedule s -> (t, await, control) -> Probe.mirror(t, await, control, s.depth(), s.calls(), s.op());
         };
     }
 }

@@ -23,7 +23,7 @@ import org.fabprobe.result.SignatureDocument;
 
 /**
  * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
- * and fact; schemas fabprobe.loggp/1, fabprobe.plogp/1, fabprobe.signature/1) and CSV (one row
+ * and fact; schemas fabprobe.loggp/2, fabprobe.plogp/2, fabprobe.signature/1) and CSV (one row
  * per size or signature point). Every parameter carries its 95 % uncertainty; physically
  * inconsistent parameter sets are listed under "flags".
  */
@@ -192,6 +192,8 @@ public final class MethodReport {
         MethodSettings settings = run.settings().method();
         String calls = settings.callsDetail();
         if (settings.oSTiming() != null) calls = calls + "; o_s timed by " + settings.oSTiming();
+        if (!run.settings().op().equals("send")) calls = calls + "; op: " + run.settings().op()
+                + " (one-sided, write-and-poll: o_s the post call, o_r 0 as the target makes no call)";
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
                 run.host().hostname() + run.headerNote(), method, settings.sampling(),

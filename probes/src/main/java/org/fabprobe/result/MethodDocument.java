@@ -8,8 +8,8 @@ import java.util.List;
 
 /** The LogP methods' documents (plogp, loggp, signature): parameters per size range, flags, notes. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXISTING_PROPERTY, property = "schema", visible = true)
-@JsonSubTypes({@JsonSubTypes.Type(value = PLogPDocument.class, name = PLogPDocument.SCHEMA),
-        @JsonSubTypes.Type(value = LogGPDocument.class, name = LogGPDocument.SCHEMA),
+@JsonSubTypes({@JsonSubTypes.Type(value = PLogPDocument.class, names = {PLogPDocument.SCHEMA, PLogPDocument.SCHEMA_1}),
+        @JsonSubTypes.Type(value = LogGPDocument.class, names = {LogGPDocument.SCHEMA, LogGPDocument.SCHEMA_1}),
         @JsonSubTypes.Type(value = SignatureDocument.class, name = SignatureDocument.SCHEMA)})
 public interface MethodDocument extends RunDocument {
     Timing timing();

@@ -15,5 +15,10 @@ public record MethodSettings(String calls, String callsDetail,
     /** A method's settings record, which holds this shared part. */
     public interface Holder {
         MethodSettings method();
+
+        /** What a probe's message is: send, or write (plogp and loggp --op write). */
+        default String op() {
+            return "send";
+        }
     }
 }

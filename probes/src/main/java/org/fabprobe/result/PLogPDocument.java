@@ -6,19 +6,22 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import org.fabprobe.model.Estimate;
 
-/** Schema fabprobe.plogp/1: parameterized LogP (Kielmann et al.) per size, LogGP per size range. */
+/** Schema fabprobe.plogp/2: parameterized LogP (Kielmann et al.) per size, LogGP per size range. */
 public record PLogPDocument(@JsonUnwrapped RunHeader<Settings> header, Timing timing,
                             List<ParameterRange> parameters, List<String> flags, List<String> notes,
                             Saturation g0, @JsonProperty("L_ns") Estimate latencyNs, List<Size> sizes)
         implements MethodDocument {
-    public static final String SCHEMA = "fabprobe.plogp/1";
+    public static final String SCHEMA = "fabprobe.plogp/2";
+    /** Documents before settings.op: read as sends. */
+    public static final String SCHEMA_1 = "fabprobe.plogp/1";
 
     /**
      * plogp's inputs, the methods' shared sampling settings, then the session's; {@code order_seed}:
-     * the seed of the random orders the sizes were measured in (absent: increasing, one pass).
+     * the seed of the random orders the sizes were measured in (absent: increasing, one pass); {@code op}:
+     * send or write, what a probe's message is (absent in /1 documents: send).
      */
     public record Settings(List<Long> sizes, long adaptiveLimitBytes, boolean validate, double saturationEps,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) Long orderSeed,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Long orderSeed, String op,
                            @JsonUnwrapped MethodSettings method, @JsonUnwrapped PeerSettings peer)
             implements MethodSettings.Holder {}
 
