@@ -15,6 +15,7 @@ import org.fabprobe.launch.SessionSpec;
 import org.fabprobe.pattern.Schedule;
 import org.fabprobe.result.PeerSettings;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.runtime.CpuAffinity;
 import org.fabprobe.transport.TransportName;
 import picocli.CommandLine.Option;
 
@@ -67,6 +68,16 @@ final class SessionOptions {
     /** Refuses what is wrong in these options before anything starts: the timeout, --cpus, the transport's family, the output paths. */
     void check() {
         settings();
+        // a local mirror inherits this process's CPUs: a CPU outside them is refused here, not by the started mirror
+        if (cpus != null) {
+            for (int i = 0; i < (peer == null ? 2 : 1); i++) {
+                try {
+                    CpuAffinity.checkAllowed(cpus[i]);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--cpus: " + e.getMessage());
+                }
+            }
+        }
         TransportName.parse(transport);
         Output.check("--json", json);
         Output.check("--csv", csv);

@@ -43,6 +43,15 @@ public final class CpuAffinity {
         };
     }
 
+    /** Refuses a CPU that this process may not run on (nor the children it starts), before anything is started. */
+    public static void checkAllowed(int cpu) {
+        int[] allowed = allowedCpus();
+        if (cpu >= 0 && java.util.Arrays.stream(allowed).noneMatch(c -> c == cpu)) {
+            throw new IllegalArgumentException("cannot pin to CPU " + cpu + ": not one this process may run on (allowed: "
+                    + cpuList(allowed) + ")");
+        }
+    }
+
     /** {@link #pinCurrentThread} for a CPU the user chose, or nothing to undo for -1 (unpinned). */
     public static Pinned pinCurrentThreadIfChosen(int cpu) {
         return cpu < 0 ? () -> {} : pinCurrentThread(cpu);

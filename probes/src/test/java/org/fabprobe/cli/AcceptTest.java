@@ -7,11 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.AcceptDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,18 +58,17 @@ class AcceptTest {
     @Test
     void theOneHostSpecPassesHere() throws Exception {
         assertEquals(0, oneHost.exitCode(), oneHost::toString);
-        Map<String, Object> doc = Schemas.validated(Files.readString(oneHostJson));
-        List<?> checks = (List<?>) doc.get("checks");
+        AcceptDocument doc = Schemas.validated(oneHostJson, AcceptDocument.class);
+        List<AcceptDocument.Check> checks = doc.checks();
         assertTrue(checks.size() >= 5, "checks: " + checks.size());
-        for (Object c : checks) assertEquals("PASS", ((Map<?, ?>) c).get("verdict"), c::toString);
-        assertEquals(Boolean.TRUE, doc.get("passed"));
+        for (AcceptDocument.Check c : checks) assertEquals("PASS", c.verdict(), c::toString);
+        assertTrue(doc.passed());
         // each measurement ran once and fed every check that reads it
-        List<?> measurements = (List<?>) doc.get("measurements");
+        List<AcceptDocument.Measurement> measurements = doc.measurements();
         assertTrue(measurements.size() < checks.size(), "measurements shared between checks: " + measurements.size());
-        for (Object m : measurements) {
-            Map<?, ?> mm = (Map<?, ?>) m;
-            assertEquals(0.0, mm.get("exit_code"));
-            Schemas.validated(org.fabprobe.result.ResultJson.write(mm.get("document"))); // its own schema
+        for (AcceptDocument.Measurement m : measurements) {
+            assertEquals(0, m.exitCode(), m::toString);
+            Schemas.validated(m.document().toString()); // its own schema
         }
         assertTrue(oneHost.out().contains("ACCEPTED"), oneHost.out());
         assertTrue(oneHost.out().matches("(?s).*check\\s+measured ± 95 % \\(or its interval\\)\\s+reference \\[bounds\\]\\s+verdict.*"), oneHost.out());
@@ -93,16 +92,15 @@ class AcceptTest {
         assertTrue(run.err().contains("from the earlier run"), run.err());
         assertFalse(run.err().contains("measuring:"), run.err());
 
-        Map<String, Object> doc = Schemas.validated(Files.readString(json));
-        Map<?, ?> failed = ((List<?>) doc.get("checks")).stream().map(c -> (Map<?, ?>) c)
-                .filter(c -> c.get("name").equals("shm-8B-half-rtt")).findFirst().orElseThrow();
-        assertEquals("FAIL", failed.get("verdict"));
-        double measured = (Double) failed.get("measured");
+        AcceptDocument doc = Schemas.validated(json, AcceptDocument.class);
+        AcceptDocument.Check failed = doc.checks().stream().filter(c -> c.name().equals("shm-8B-half-rtt")).findFirst().orElseThrow();
+        assertEquals("FAIL", failed.verdict());
+        double measured = failed.measured();
         assertTrue(measured > 1.1, "measured " + measured + " ns");
 
         Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());
         Element suite = (Element) xml.getElementsByTagName("testsuite").item(0);
-        int checks = ((List<?>) doc.get("checks")).size();
+        int checks = doc.checks().size();
         assertEquals(Integer.toString(checks), suite.getAttribute("tests"));
         assertEquals("1", suite.getAttribute("failures"));
         assertEquals("0", suite.getAttribute("errors"));
@@ -137,13 +135,12 @@ class AcceptTest {
         Path json = dir.resolve("sim.json"), junit = dir.resolve("sim.xml");
         CliRun measured = CliRun.of("accept", spec.toString(), "--json", json.toString(), "--junit", junit.toString());
         assertEquals(1, measured.exitCode(), measured::toString); // the second check: 1 ns +- 10 %
-        Map<String, Object> doc = Schemas.validated(Files.readString(json));
-        List<?> checks = (List<?>) doc.get("checks");
-        Map<?, ?> wide = (Map<?, ?>) checks.get(0), impossible = (Map<?, ?>) checks.get(1);
-        assertEquals("FAIL", impossible.get("verdict"), impossible::toString);
-        assertEquals(1, ((List<?>) doc.get("measurements")).size(), "both checks read one ping-pong run");
-        double value = (Double) wide.get("measured"), high = (Double) wide.get("measured_high");
-        assertTrue(high > value && (Double) wide.get("measured_low") < value, "a real measurement has a spread: " + wide);
+        AcceptDocument doc = Schemas.validated(json, AcceptDocument.class);
+        AcceptDocument.Check wide = doc.checks().get(0), impossible = doc.checks().get(1);
+        assertEquals("FAIL", impossible.verdict(), impossible::toString);
+        assertEquals(1, doc.measurements().size(), "both checks read one ping-pong run");
+        double value = wide.measured(), high = wide.measuredHigh();
+        assertTrue(high > value && wide.measuredLow() < value, "a real measurement has a spread: " + wide);
 
         // the same measurement, the upper bound exactly at the measured value (in ns, as measured); the
         // other check passes whatever the host did (a loaded host's sim round trip reaches 10 ms)
@@ -154,10 +151,9 @@ class AcceptTest {
         CliRun judged = CliRun.of("accept", inside.toString(), "--from", json.toString(), "--json", json2.toString(),
                 "--junit", junit2.toString());
         assertEquals(1, judged.exitCode(), judged::toString);
-        Map<String, Object> doc2 = Schemas.validated(Files.readString(json2));
-        Map<?, ?> counts = (Map<?, ?>) doc2.get("counts");
-        assertEquals(1.0, counts.get("inconclusive"), doc2::toString);
-        assertEquals(1.0, counts.get("pass"), doc2::toString);
+        AcceptDocument.Counts counts = Schemas.validated(json2, AcceptDocument.class).counts();
+        assertEquals(1, counts.inconclusive(), counts::toString);
+        assertEquals(1, counts.pass(), counts::toString);
         assertTrue(judged.out().contains("straddles the upper bound"), judged.out());
         Element suite = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit2.toFile())
                 .getElementsByTagName("testsuite").item(0);

@@ -68,6 +68,13 @@ class BadInputTest {
         assertEquals(ExitCode.USAGE, zero.exitCode(), zero::toString);
         assertTrue(zero.err().contains("--timeout: a duration must be > 0"), zero::toString);
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--cpus", "0").exitCode());
+        // a CPU this process may not use is refused before a mirror starts (the mirror used to say so, seconds later)
+        int absent = java.util.Arrays.stream(org.fabprobe.runtime.CpuAffinity.allowedCpus()).max().orElseThrow() + 1;
+        CliRun cpu = CliRun.of("pingpong", "-s", "8", "--cpus", "0," + absent);
+        assertEquals(ExitCode.USAGE, cpu.exitCode(), cpu::toString);
+        assertTrue(cpu.err().startsWith("fabprobe: --cpus: cannot pin to CPU " + absent + ": not one this process may run on"),
+                cpu::toString);
+        assertEquals(1, cpu.err().strip().lines().count(), cpu::toString);
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-n", "0").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-n", "2000000000").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "--no-such-option").exitCode());

@@ -29,7 +29,7 @@ class MatrixEndToEndTest {
     private static final String BASE = "sim:L=3us,os=1us,or=1us,g=2us";
     private static final List<String> SIM = List.of("--bandwidth-size", "8K", "-n", "200", "--retries", "4", "--timeout", "20s");
 
-    private static Map<String, Object> runUnderMpirun(int ranks, Path json, List<String> args) {
+    private static MatrixDocument runUnderMpirun(int ranks, Path json, List<String> args) {
         List<String> all = new ArrayList<>(List.of("matrix"));
         all.addAll(args);
         all.addAll(List.of("--json", json.toString()));
@@ -41,20 +41,12 @@ class MatrixEndToEndTest {
         }
         assertEquals(0, run.exitCode(), run::toString);
         assertEquals(1, LauncherModeTest.occurrences(run.out(), "fabprobe matrix "), "one table, rank 0's: " + run);
-        try {
-            return Schemas.validated(Files.readString(json));
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
+        return Schemas.validated(json, MatrixDocument.class);
     }
 
-    @SuppressWarnings("unchecked")
-    private static Set<String> named(Map<String, Object> doc) {
+    private static Set<String> named(MatrixDocument doc) {
         Set<String> out = new TreeSet<>();
-        for (Object o : (List<Object>) doc.get("outliers")) {
-            Map<String, Object> m = (Map<String, Object>) o;
-            out.add(m.get("kind") + " " + m.get("name"));
-        }
+        for (MatrixDocument.Outlier o : doc.outliers()) out.add(o.kind() + " " + o.name());
         return out;
     }
 
@@ -63,8 +55,8 @@ class MatrixEndToEndTest {
         MethodsOnSimTest.withRetries(3, () -> {
             List<String> args = new ArrayList<>(List.of("-t", spec));
             args.addAll(SIM);
-            Map<String, Object> doc = runUnderMpirun(4, dir.resolve("m.json"), args);
-            assertEquals(expected, named(doc), () -> spec + ": " + doc.get("outliers") + "\n" + doc.get("pairs"));
+            MatrixDocument doc = runUnderMpirun(4, dir.resolve("m.json"), args);
+            assertEquals(expected, named(doc), () -> spec + ": " + doc.outliers() + "\n" + doc.pairs());
         });
     }
 
@@ -88,23 +80,19 @@ class MatrixEndToEndTest {
      * parameters, the slow link's L among them; the table, JSON (valid) and CSV carry it.
      */
     @Test
-    @SuppressWarnings("unchecked")
     void plogpGivesEveryPairItsLogGPSet(@TempDir Path dir) {
         Path csv = dir.resolve("m.csv");
         // four emulated ranks spin on 2 CPUs: a disturbed pair leaves the tolerance
         MethodsOnSimTest.withRetries(3, () -> {
-            Map<String, Object> doc = runUnderMpirun(3, dir.resolve("m.json"), List.of("-t", BASE + ";link(0,2):L=30us",
+            MatrixDocument doc = runUnderMpirun(3, dir.resolve("m.json"), List.of("-t", BASE + ";link(0,2):L=30us",
                     "--method", "plogp", "--plogp-sizes", "0..4K", "--bandwidth-size", "8K", "-n", "100", "--timeout", "20s",
                     "--csv", csv.toString()));
-            List<Object> pairs = (List<Object>) doc.get("pairs");
-            assertEquals(3, pairs.size());
-            for (Object o : pairs) {
-                Map<String, Object> p = (Map<String, Object>) o;
-                Map<String, Object> loggp = (Map<String, Object>) p.get("loggp");
+            assertEquals(3, doc.pairs().size());
+            for (MatrixDocument.Pair p : doc.pairs()) {
+                MatrixDocument.LogGP loggp = p.loggp();
                 assertNotNull(loggp, p::toString);
-                boolean slow = p.get("a").equals(0.0) && p.get("b").equals(2.0);
-                double latency = (Double) loggp.get("latency_ns"), os = (Double) loggp.get("send_overhead_ns");
-                double or = (Double) loggp.get("recv_overhead_ns"), g = (Double) loggp.get("gap_ns");
+                boolean slow = p.a() == 0 && p.b() == 2;
+                double latency = loggp.latencyNs(), os = loggp.sendOverheadNs(), or = loggp.recvOverheadNs(), g = loggp.gapNs();
                 // the emulator's L 3 us (30 us on link 0-2), o_s = o_r = 1 us, g = 2 us
                 assertEquals(slow ? 30_000 : 3_000, latency, slow ? 3_000 : 750, p::toString);
                 assertEquals(1_000, os, 250, p::toString);
@@ -124,7 +112,6 @@ class MatrixEndToEndTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "mpi:openmpi/ob1:vader"})
-    @SuppressWarnings("unchecked")
     void fourRanksPrintTheMatrix(String transport, @TempDir Path dir) throws Exception {
         Path json = dir.resolve("m.json"), csv = dir.resolve("m.csv"), png = dir.resolve("m.png");
         List<String> all = List.of("matrix", "-t", transport, "--bandwidth-size", "256K", "--timeout", "30s",
@@ -136,21 +123,19 @@ class MatrixEndToEndTest {
         assertTrue(out.contains("latency: median half round trip at 8 B") && out.contains("bandwidth at 256 KiB"), out);
         assertTrue(out.contains("estimate serial     1,000 ranks") && out.contains("estimate parallel 100,000 ranks"), out);
         assertFalse(out.contains("NaN"), out);
-        Map<String, Object> doc = Schemas.validated(Files.readString(json));
-        assertEquals(4.0, doc.get("ranks"));
-        assertEquals(3.0, doc.get("rounds"));
-        List<Object> pairs = (List<Object>) doc.get("pairs");
-        assertEquals(6, pairs.size());
+        MatrixDocument doc = Schemas.validated(json, MatrixDocument.class);
+        assertEquals(4, doc.ranks());
+        assertEquals(3, doc.rounds());
+        assertEquals(6, doc.pairs().size());
         Set<String> seen = new TreeSet<>();
-        for (Object o : pairs) {
-            Map<String, Object> p = (Map<String, Object>) o;
-            seen.add(p.get("a") + "-" + p.get("b"));
-            for (String k : List.of("latency_ns", "latency_min_ns", "bandwidth_mb_s")) {
-                assertTrue(p.get(k) instanceof Double d && d > 0 && Double.isFinite(d), k + ": " + p);
+        for (MatrixDocument.Pair p : doc.pairs()) {
+            seen.add(p.a() + "-" + p.b());
+            for (double v : List.of(p.latencyNs(), p.latencyMinNs(), p.bandwidthMbS())) {
+                assertTrue(v > 0 && Double.isFinite(v), p::toString);
             }
-            assertTrue((Double) p.get("latency_min_ns") <= (Double) p.get("latency_ns"), p::toString);
+            assertTrue(p.latencyMinNs() <= p.latencyNs(), p::toString);
         }
-        assertEquals(Set.of("0.0-1.0", "0.0-2.0", "0.0-3.0", "1.0-2.0", "1.0-3.0", "2.0-3.0"), seen);
+        assertEquals(Set.of("0-1", "0-2", "0-3", "1-2", "1-3", "2-3"), seen);
         List<String> rows = Files.readAllLines(csv);
         assertEquals(7, rows.size(), () -> String.join("\n", rows));
         assertTrue(rows.getFirst().startsWith("a,b,host_a,host_b,same_host,round,latency_ns,"), rows::getFirst);
@@ -194,8 +179,7 @@ class MatrixEndToEndTest {
             run = s.await(java.time.Duration.ofMinutes(4));
         }
         assertEquals(0, run.exitCode(), run::toString);
-        MatrixDocument doc = org.fabprobe.result.ResultJson.read(Files.readString(json), MatrixDocument.class);
-        Schemas.validated(Files.readString(json));
+        MatrixDocument doc = Schemas.validated(json, MatrixDocument.class);
         assertEquals(!streamed, doc.pairsListed());
         assertEquals(streamed ? 0 : 28, doc.pairs().size());
 

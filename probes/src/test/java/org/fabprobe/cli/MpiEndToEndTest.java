@@ -2,15 +2,17 @@ package org.fabprobe.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabprobe.ExitCode;
+import org.fabprobe.model.Estimate;
+import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.MethodSettings;
 import org.fabprobe.result.ParameterRange;
+import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,14 +33,13 @@ class MpiEndToEndTest {
         CliRun run = CliRun.of("pingpong", "-t", transport, "-s", "0,8,1K,64K", "-n", "300", "--warmup", "20",
                 "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(Files.readString(json));
-        Map<?, ?> facts = (Map<?, ?>) doc.get("transport_facts");
+        PingPongDocument doc = Schemas.validated(json, PingPongDocument.class);
+        Map<String, String> facts = doc.transportFacts();
         String impl = transport.substring(4, transport.indexOf('/'));
         assertEquals(impl, facts.get("mpi"), doc::toString);
         assertTrue(String.valueOf(facts.get("library")).contains(impl.equals("openmpi") ? "Open MPI" : "MPICH"), facts::toString);
         if (transport.contains("ucx:")) assertTrue(String.valueOf(facts.get("env.UCX_TLS")).startsWith(transport.substring(transport.indexOf("ucx:") + 4)), facts::toString);
-        assertEquals("blocking", ((Map<?, ?>) doc.get("settings")).get("calls"), "MPI_Send/MPI_Recv by default, as osu_latency");
+        assertEquals("blocking", doc.header().settings().calls(), "MPI_Send/MPI_Recv by default, as osu_latency");
         assertPlausibleSizes(doc, 4);
     }
 
@@ -50,9 +51,8 @@ class MpiEndToEndTest {
         CliRun run = CliRun.of("pingpong", "-t", transport, "-s", "8,4K", "-n", "300", "--warmup", "20",
                 "--calls", "nonblocking", "--timeout", "20s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(Files.readString(json));
-        assertEquals("nonblocking", ((Map<?, ?>) doc.get("settings")).get("calls"), doc::toString);
+        PingPongDocument doc = Schemas.validated(json, PingPongDocument.class);
+        assertEquals("nonblocking", doc.header().settings().calls(), doc::toString);
         assertPlausibleSizes(doc, 2);
     }
 
@@ -95,11 +95,10 @@ class MpiEndToEndTest {
         assertTrue(run.err().contains("--calls blocking"), run::toString);
     }
 
-    private static void assertPlausibleSizes(Map<String, Object> doc, int count) {
-        List<?> sizes = (List<?>) doc.get("sizes");
-        assertEquals(count, sizes.size(), doc::toString);
-        for (Object s : sizes) {
-            double median = ((Number) ((Map<?, ?>) ((Map<?, ?>) s).get("half_rtt_ns")).get("median")).doubleValue();
+    private static void assertPlausibleSizes(PingPongDocument doc, int count) {
+        assertEquals(count, doc.sizes().size(), doc::toString);
+        for (PingPongDocument.Size s : doc.sizes()) {
+            double median = s.halfRttNs().median();
             assertTrue(median > 0 && median < 1e6, s::toString);
         }
     }
@@ -113,70 +112,58 @@ class MpiEndToEndTest {
         // the two sides, and a flag exactly where MPI reads below raw.
         CliRun run = CliRun.of("compare", "-t", "ucx:tcp", "--mpi", "openmpi", "-s", "0..4K", "--json", "-");
         assertEquals(0, run.exitCode(), run::toString);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) Schemas.validated(run.out());
-        assertEquals("mpi:openmpi/ucx:tcp", doc.get("mpi_transport"));
-        assertEquals("ucx", ((Map<?, ?>) doc.get("mpi_environment")).get("OMPI_MCA_pml"));
-        assertEquals("nonblocking", doc.get("mpi_calls"), "the raw side's own calls by default");
+        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
+        assertEquals("mpi:openmpi/ucx:tcp", doc.mpiTransport());
+        assertEquals("ucx", doc.mpiEnvironment().get("OMPI_MCA_pml"));
+        assertEquals("nonblocking", doc.mpiCalls(), "the raw side's own calls by default");
         // like for like: the devices raw ucx:tcp pins (lo), the MPI ranks pin too, and both record it
-        Map<?, ?> ucx = (Map<?, ?>) doc.get("ucx_settings");
-        Map<?, ?> rawFacts = (Map<?, ?>) ((Map<?, ?>) doc.get("raw")).get("transport_facts");
-        Map<?, ?> mpiFacts = (Map<?, ?>) ((Map<?, ?>) doc.get("mpi")).get("transport_facts");
+        Map<String, Map<String, String>> ucx = doc.ucxSettings();
+        Map<String, String> rawFacts = doc.raw().transportFacts(), mpiFacts = doc.mpi().transportFacts();
         assertEquals("lo", rawFacts.get("ucx.NET_DEVICES"), rawFacts::toString);
         assertEquals("tcp/lo", rawFacts.get("devices"), "UCX lists every interface; the raw side uses lo only");
         assertEquals("lo", mpiFacts.get("ucx.NET_DEVICES"), mpiFacts::toString);
         assertEquals("lo", mpiFacts.get("env.UCX_NET_DEVICES"), mpiFacts::toString);
-        assertEquals(((Map<?, ?>) ucx.get("raw")).get("NET_DEVICES"), ((Map<?, ?>) ucx.get("mpi")).get("NET_DEVICES"), ucx::toString);
+        assertEquals(ucx.get("raw").get("NET_DEVICES"), ucx.get("mpi").get("NET_DEVICES"), ucx::toString);
         // and the kernel TCP's congestion control both sides ran under (it paces large messages)
         assertNotNull(rawFacts.get("tcp_congestion_control"), rawFacts::toString);
         assertEquals(rawFacts.get("tcp_congestion_control"), mpiFacts.get("tcp_congestion_control"), mpiFacts::toString);
-        List<?> ranges = (List<?>) doc.get("ranges");
+        List<CompareDocument.Range> ranges = doc.ranges();
         assertFalse(ranges.isEmpty(), doc::toString);
         // like for like: both sides over the same ranges, MPI's own; each side's own ranges kept
-        List<?> mpiRanges = (List<?>) doc.get("mpi_ranges");
+        List<long[]> mpiRanges = doc.mpiRanges();
         assertEquals(mpiRanges.size(), ranges.size(), doc::toString);
         for (int i = 0; i < ranges.size(); i++) {
-            Map<?, ?> row = (Map<?, ?>) ranges.get(i);
-            assertEquals(((List<?>) mpiRanges.get(i)).get(0), row.get("from_bytes"), doc::toString);
-            assertEquals(((List<?>) mpiRanges.get(i)).get(1), row.get("to_bytes"), doc::toString);
+            CompareDocument.Range row = ranges.get(i);
+            assertEquals(mpiRanges.get(i)[0], row.fromBytes(), doc::toString);
+            assertEquals(mpiRanges.get(i)[1], row.toBytes(), doc::toString);
         }
-        assertFalse(((List<?>) doc.get("raw_ranges")).isEmpty(), doc::toString);
-        for (Object o : ranges) {
-            Map<?, ?> row = (Map<?, ?>) o;
-            for (String p : List.of("L_ns", "o_s_ns", "o_r_ns")) {
-                Map<?, ?> q = (Map<?, ?>) row.get(p);
-                Map<?, ?> raw = (Map<?, ?>) q.get("raw"), mpi = (Map<?, ?>) q.get("mpi"), d = (Map<?, ?>) q.get("difference");
-                double rawValue = number(raw, "value"), mpiValue = number(mpi, "value");
-                assertTrue(Double.isFinite(rawValue) && Double.isFinite(mpiValue), p + ": " + row);
-                assertEquals(mpiValue - rawValue, number(d, "value"), 1e-6 * Math.abs(rawValue) + 1e-9, p + ": " + row);
-                double rawCi = number(raw, "ci95"), mpiCi = number(mpi, "ci95"), ci = number(d, "ci95");
-                double drift = ((Number) q.get("raw_drift")).doubleValue(); // raw ran before and after MPI
-                assertTrue(drift >= 0, p + ": " + row);
-                if (Double.isNaN(rawCi) || Double.isNaN(mpiCi)) assertTrue(Double.isNaN(ci), p + ": " + row);
+        assertFalse(doc.rawRanges().isEmpty(), doc::toString);
+        for (CompareDocument.Range row : ranges) {
+            for (var p : Map.of("L_ns", row.latencyNs(), "o_s_ns", row.sendOverheadNs(), "o_r_ns", row.recvOverheadNs()).entrySet()) {
+                CompareDocument.Cell q = p.getValue();
+                Estimate raw = q.raw(), mpi = q.mpi(), d = q.difference();
+                double rawValue = raw.value(), mpiValue = mpi.value();
+                assertTrue(Double.isFinite(rawValue) && Double.isFinite(mpiValue), p.getKey() + ": " + row);
+                assertEquals(mpiValue - rawValue, d.value(), 1e-6 * Math.abs(rawValue) + 1e-9, p.getKey() + ": " + row);
+                double rawCi = raw.ci95(), mpiCi = mpi.ci95(), ci = d.ci95();
+                double drift = q.rawDrift(); // raw ran before and after MPI
+                assertTrue(drift >= 0, p.getKey() + ": " + row);
+                if (Double.isNaN(rawCi) || Double.isNaN(mpiCi)) assertTrue(Double.isNaN(ci), p.getKey() + ": " + row);
                 else assertEquals(Math.sqrt(rawCi * rawCi + mpiCi * mpiCi + drift * drift / 4), ci,
-                        1e-6 * (rawCi + mpiCi + drift) + 1e-9, p + ": " + row);
+                        1e-6 * (rawCi + mpiCi + drift) + 1e-9, p.getKey() + ": " + row);
             }
             // both sides' overheads over tcp are microseconds, far from zero and from a second
-            for (String p : List.of("o_s_ns", "o_r_ns")) {
-                for (String side : List.of("raw", "mpi")) {
-                    double v = number((Map<?, ?>) ((Map<?, ?>) row.get(p)).get(side), "value");
-                    assertTrue(v > 50 && v < 1e6, p + " " + side + ": " + row);
+            for (CompareDocument.Cell q : List.of(row.sendOverheadNs(), row.recvOverheadNs())) {
+                for (Estimate side : List.of(q.raw(), q.mpi())) {
+                    assertTrue(side.value() > 50 && side.value() < 1e6, q + ": " + row);
                 }
             }
         }
         // a flag only where MPI's overhead lies below raw's beyond the difference's interval
-        long below = ranges.stream().map(o -> (Map<?, ?>) o).flatMap(row -> java.util.stream.Stream.of("o_s_ns", "o_r_ns")
-                .map(p -> (Map<?, ?>) ((Map<?, ?>) row.get(p)).get("difference")))
-                .filter(d -> number(d, "value") + number(d, "ci95") < 0).count();
-        List<?> flags = (List<?>) doc.get("flags");
-        assertEquals(below, flags.size(), doc::toString);
-        for (Object f : flags) assertTrue(String.valueOf(f).contains("MPI below raw"), doc::toString);
-    }
-
-    /** A number of the JSON; null (no uncertainty known) reads as NaN. */
-    private static double number(Map<?, ?> m, String key) {
-        Object v = m.get(key);
-        return v == null ? Double.NaN : ((Number) v).doubleValue();
+        long below = ranges.stream().flatMap(row -> java.util.stream.Stream.of(row.sendOverheadNs(), row.recvOverheadNs()))
+                .map(CompareDocument.Cell::difference).filter(d -> d.value() + d.ci95() < 0).count();
+        assertEquals(below, doc.flags().size(), doc::toString);
+        for (String f : doc.flags()) assertTrue(f.contains("MPI below raw"), doc::toString);
     }
 
     @Test

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import org.fabprobe.result.AcceptDocument;
+import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,19 +43,18 @@ class OneSidedAcceptTest {
             System.err.println("accept one-sided: attempt " + attempt + " disturbed:\n" + run.out());
         }
         assertEquals(0, run.exitCode(), run::toString);
-        Map<String, Object> doc = Schemas.validated(Files.readString(json));
-        List<?> checks = (List<?>) doc.get("checks");
+        AcceptDocument doc = Schemas.validated(json, AcceptDocument.class);
+        List<AcceptDocument.Check> checks = doc.checks();
         assertEquals(4, checks.size());
-        for (Object c : checks) assertEquals("PASS", ((Map<?, ?>) c).get("verdict"), c::toString);
-        List<?> measurements = (List<?>) doc.get("measurements");
+        for (AcceptDocument.Check c : checks) assertEquals("PASS", c.verdict(), c::toString);
+        List<AcceptDocument.Measurement> measurements = doc.measurements();
         assertEquals(4, measurements.size());
-        for (Object m : measurements) Schemas.validated(org.fabprobe.result.ResultJson.write(((Map<?, ?>) m).get("document")));
-        Map<?, ?> write = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) measurements.getFirst()).get("document")).get("settings");
-        assertEquals("write", write.get("op"), write::toString);
-        Map<?, ?> cswap = (Map<?, ?>) checks.get(2);
-        assertEquals("cswap, 8 B", cswap.get("at"), cswap::toString);
-        Map<?, ?> reg = (Map<?, ?>) checks.get(3);
-        assertTrue(String.valueOf(reg.get("at")).startsWith("64 KiB, fresh pages"), reg::toString);
-        assertEquals("register", ((Map<?, ?>) measurements.get(3)).get("command"));
+        for (AcceptDocument.Measurement m : measurements) Schemas.validated(m.document().toString());
+        PingPongDocument.Settings write = Schemas.validated(measurements.getFirst().document().toString(), PingPongDocument.class)
+                .header().settings();
+        assertEquals("write", write.op(), write::toString);
+        assertEquals("cswap, 8 B", checks.get(2).at(), checks.get(2)::toString);
+        assertTrue(checks.get(3).at().startsWith("64 KiB, fresh pages"), checks.get(3)::toString);
+        assertEquals("register", measurements.get(3).command());
     }
 }

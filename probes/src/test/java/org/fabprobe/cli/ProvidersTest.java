@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import java.util.Map;
+import org.fabprobe.result.ProvidersDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 
@@ -37,9 +38,9 @@ class ProvidersTest {
                 all::toString);
         CliRun json = CliRun.of("providers", "--json", "-");
         assertEquals(0, json.exitCode(), json::toString);
-        Map<String, Object> doc = Schemas.validated(json.out());
-        assertEquals("fabprobe.providers/2", doc.get("schema"));
-        assertFalse(((List<?>) ((Map<?, ?>) doc.get("libfabric")).get("offers")).isEmpty());
+        ProvidersDocument doc = Schemas.validated(json.out(), ProvidersDocument.class);
+        assertEquals(ProvidersDocument.SCHEMA, doc.schema());
+        assertFalse(doc.libfabric().offers().isEmpty());
     }
 
     /**
@@ -51,22 +52,22 @@ class ProvidersTest {
     void opsSayWhatEachTransportOffersAndWhoMustProgress() {
         CliRun json = CliRun.of("providers", "--json", "-");
         assertEquals(0, json.exitCode(), json::toString);
-        Map<String, Object> doc = Schemas.validated(json.out());
-        Map<String, Map<?, ?>> rows = new java.util.HashMap<>();
-        for (Object t : (List<?>) doc.get("transports")) rows.putIfAbsent((String) ((Map<?, ?>) t).get("transport"), (Map<?, ?>) t);
-        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:shm").get("ops"), rows.get("ofi:shm")::toString);
-        assertTrue(((String) rows.get("ofi:tcp").get("one_sided")).startsWith("data progress "), rows.get("ofi:tcp")::toString);
-        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ofi:tcp").get("ops"), rows.get("ofi:tcp")::toString);
-        assertEquals(List.of("send", "write", "read", "atomics"), rows.get("ucx:tcp").get("ops"));
-        assertTrue(((String) rows.get("ucx:tcp").get("one_sided")).startsWith("emulated by UCX"), rows.get("ucx:tcp")::toString);
-        assertTrue(((String) rows.get("ucx:posix").get("one_sided")).startsWith("native"), rows.get("ucx:posix")::toString);
-        assertTrue(((String) rows.get("mpi:openmpi/ob1:vader").get("one_sided")).startsWith("osc sm; native"),
+        ProvidersDocument doc = Schemas.validated(json.out(), ProvidersDocument.class);
+        Map<String, ProvidersDocument.Transport> rows = new java.util.HashMap<>();
+        for (ProvidersDocument.Transport t : doc.transports()) rows.putIfAbsent(t.transport(), t);
+        List<String> all = List.of("send", "write", "read", "atomics");
+        assertEquals(all, rows.get("ofi:shm").ops(), rows.get("ofi:shm")::toString);
+        assertTrue(rows.get("ofi:tcp").oneSided().startsWith("data progress "), rows.get("ofi:tcp")::toString);
+        assertEquals(all, rows.get("ofi:tcp").ops(), rows.get("ofi:tcp")::toString);
+        assertEquals(all, rows.get("ucx:tcp").ops());
+        assertTrue(rows.get("ucx:tcp").oneSided().startsWith("emulated by UCX"), rows.get("ucx:tcp")::toString);
+        assertTrue(rows.get("ucx:posix").oneSided().startsWith("native"), rows.get("ucx:posix")::toString);
+        assertTrue(rows.get("mpi:openmpi/ob1:vader").oneSided().startsWith("osc sm; native"),
                 rows.get("mpi:openmpi/ob1:vader")::toString);
-        assertTrue(((String) rows.get("mpi:openmpi/ob1:tcp").get("one_sided")).startsWith("osc pt2pt; emulated"),
+        assertTrue(rows.get("mpi:openmpi/ob1:tcp").oneSided().startsWith("osc pt2pt; emulated"),
                 rows.get("mpi:openmpi/ob1:tcp")::toString);
-        for (Object o : (List<?>) ((Map<?, ?>) doc.get("libfabric")).get("offers")) {
-            Map<?, ?> offer = (Map<?, ?>) o;
-            if (offer.get("provider").equals("shm")) assertEquals(Boolean.TRUE, offer.get("rma"), offer::toString);
+        for (ProvidersDocument.Offer offer : doc.libfabric().offers()) {
+            if (offer.provider().equals("shm")) assertTrue(offer.rma(), offer::toString);
         }
         CliRun table = CliRun.of("providers");
         assertTrue(table.out().lines().anyMatch(l -> l.startsWith("ucx:tcp ") && l.contains("send,write,read,atomics")

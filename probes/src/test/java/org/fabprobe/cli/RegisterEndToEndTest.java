@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.fabprobe.ExitCode;
+import org.fabprobe.result.RegisterDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,28 +18,24 @@ class RegisterEndToEndTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ofi:shm", "ofi:tcp", "ucx:posix"})
-    @SuppressWarnings("unchecked")
     void everySizeGetsFirstAndRepeatedRegistrationTimes(String transport, @TempDir Path dir) throws Exception {
         Path json = dir.resolve("register.json");
         Path csv = dir.resolve("register.csv");
         CliRun run = CliRun.of("register", "-t", transport, "-s", "4K..1M", "-n", "5", "--json", json.toString(),
                 "--csv", csv.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        Map<String, Object> doc = Schemas.validated(Files.readString(json));
-        assertEquals("fabprobe.register/1", doc.get("schema"));
-        assertEquals(transport, doc.get("transport"));
-        List<Map<String, Object>> sizes = (List<Map<String, Object>>) doc.get("sizes");
+        RegisterDocument doc = Schemas.validated(json, RegisterDocument.class);
+        assertEquals(RegisterDocument.SCHEMA, doc.header().schema());
+        assertEquals(transport, doc.header().transport());
+        List<RegisterDocument.Size> sizes = doc.sizes();
         assertEquals(9, sizes.size()); // 4K, 8K, ..., 1M
-        assertEquals(1048576.0, sizes.getLast().get("size_bytes"));
-        for (Map<String, Object> s : sizes) {
-            for (String series : List.of("first_register_ns", "first_deregister_ns", "register_ns", "deregister_ns")) {
-                Map<String, Object> stats = (Map<String, Object>) s.get(series);
-                double min = (Double) stats.get("min"), median = (Double) stats.get("median"), max = (Double) stats.get("max");
-                assertTrue(min > 0 && min <= median && median <= max, series + " " + stats);
+        assertEquals(1048576, sizes.getLast().sizeBytes());
+        for (RegisterDocument.Size s : sizes) {
+            for (RegisterDocument.Stats stats : List.of(s.firstRegisterNs(), s.firstDeregisterNs(), s.registerNs(), s.deregisterNs())) {
+                assertTrue(stats.min() > 0 && stats.min() <= stats.median() && stats.median() <= stats.max(), s::toString);
             }
         }
-        Map<String, Object> cache = (Map<String, Object>) doc.get("registration_cache");
-        assertFalse(((String) cache.get("reason")).isEmpty(), doc::toString);
+        assertFalse(doc.registrationCache().reason().isEmpty(), doc::toString);
         assertTrue(run.out().contains("registration cache:") && run.out().contains("1 MiB"), run::toString);
         assertEquals(10, Files.readAllLines(csv).size(), () -> csv.toString()); // header and 9 sizes
     }

@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
+import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.Schemas;
 import org.fabprobe.runtime.CpuAffinity;
 import org.junit.jupiter.api.Test;
@@ -32,11 +31,10 @@ class SharedCpuTest {
         assertTrue(firstLine.startsWith("fabprobe pingpong") && firstLine.contains("measure and mirror share CPU " + cpu),
                 run::toString);
         String doc = Files.readString(json);
-        Map<String, Object> parsed = Schemas.validated(doc);
+        PingPongDocument parsed = Schemas.validated(doc, PingPongDocument.class);
         assertTrue(doc.contains("\"SHARED CPU: measure and mirror share CPU " + cpu), doc);
 
         // every attempt would be disturbed alike: none is repeated
-        Map<?, ?> size = (Map<?, ?>) ((List<?>) parsed.get("sizes")).getFirst();
-        assertEquals(0.0, ((Number) size.get("remeasured")).doubleValue(), doc);
+        assertEquals(0, parsed.sizes().getFirst().remeasured(), doc);
     }
 }

@@ -2,12 +2,11 @@ package org.fabprobe.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,18 +35,11 @@ class SimOneSidedTest {
         CliRun run = CliRun.of("pingpong", "--op", op, "-t", SPEC, "-s", "8,4K", "-n", "300", "--warmup", "30",
                 "--timeout", "30s", "--json", json.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        Map<String, Object> doc;
-        try {
-            doc = Schemas.validated(Files.readString(json));
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
-        List<?> sizes = (List<?>) doc.get("sizes");
-        assertEquals(op.equals("fetch-add") ? 1 : 2, sizes.size(), doc::toString);
-        for (Object s : sizes) {
-            Map<?, ?> size = (Map<?, ?>) s;
-            long m = ((Number) size.get("size_bytes")).longValue();
-            double median = ((Number) ((Map<?, ?>) size.get("half_rtt_ns")).get("median")).doubleValue();
+        PingPongDocument doc = Schemas.validated(json, PingPongDocument.class);
+        assertEquals(op.equals("fetch-add") ? 1 : 2, doc.sizes().size(), doc::toString);
+        for (PingPongDocument.Size size : doc.sizes()) {
+            long m = size.sizeBytes();
+            double median = size.halfRttNs().median();
             double expected = OS + (op.equals("write") ? L : 2 * L) + (m - 1) * G;
             assertEquals(expected, median, 0.05 * expected, op + " at " + m + " B: " + size);
         }
@@ -68,14 +60,13 @@ class SimOneSidedTest {
             CliRun run = CliRun.of("pingpong", "--op", "write", "-t", SPEC, "-s", "8,1K,4K", "-n", "300", "--warmup", "30",
                     "--timeout", "30s", "--json", json.toString());
             assertEquals(0, run.exitCode(), run::toString);
-            List<?> sizes = (List<?>) Schemas.validated(Files.readString(json)).get("sizes");
+            List<PingPongDocument.Size> sizes = Schemas.validated(json, PingPongDocument.class).sizes();
             int total = 0, disturbed = 0;
-            for (Object s : sizes) {
-                Map<?, ?> size = (Map<?, ?>) s;
-                int remeasured = ((Number) size.get("remeasured")).intValue();
+            for (PingPongDocument.Size size : sizes) {
+                int remeasured = size.remeasured();
                 assertTrue(remeasured >= 0 && remeasured <= 2, size::toString);
                 total += remeasured;
-                if (Boolean.TRUE.equals(size.get("disturbed"))) disturbed++;
+                if (size.disturbed()) disturbed++;
             }
             // every size disturbed to the end: the disturbance persisted, and was not measured again in every size
             if (disturbed == sizes.size()) assertTrue(total < 2 * disturbed, sizes::toString);

@@ -134,9 +134,9 @@ class MatrixReportTest {
     void theDocumentIsValidAndReadsBack(@TempDir Path dir) throws Exception {
         MatrixDocument d = document(result((a, b) -> a == 1 && b == 3 ? 10.0 : 1.0));
         String json = MatrixReport.json(d);
-        Map<String, Object> plain = Schemas.validated(json);
-        assertEquals("fabprobe.matrix/3", plain.get("schema"));
-        assertEquals(d, ResultJson.read(json, MatrixDocument.class));
+        MatrixDocument read = Schemas.validated(json, MatrixDocument.class);
+        assertEquals(MatrixDocument.SCHEMA, read.header().schema());
+        assertEquals(d, read);
 
         List<String> csv = MatrixReport.csv(d).lines().toList();
         assertEquals(1 + 15, csv.size());

@@ -78,6 +78,23 @@ public final class Schemas {
         return (Map<String, Object>) plain(ResultJson.tree(json));
     }
 
+    /** A command's document, validated against the schema its "schema" field names, read as its typed record. */
+    public static <T> T validated(String json, Class<T> type) {
+        validTree(json, fileOf(ResultJson.tree(json).path("schema").asText()));
+        T doc = ResultJson.read(json, type);
+        assertNotNull(doc, json);
+        return doc;
+    }
+
+    /** {@link #validated(String, Class)} of a file a command wrote. */
+    public static <T> T validated(java.nio.file.Path file, Class<T> type) {
+        try {
+            return validated(java.nio.file.Files.readString(file), type);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("cannot read " + file, e);
+        }
+    }
+
     /** Any JSON as plain maps and lists, every number a Double (no validation). */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> plain(String json) {
