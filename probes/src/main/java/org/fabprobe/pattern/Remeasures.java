@@ -7,7 +7,8 @@ package org.fabprobe.pattern;
  * {@code max} times, and not at all once the disturbance shows it persists:
  * <ul>
  *   <li>every round trip of the attempt was preempted (as many preemptions as round trips: the
- *       median itself waited for a CPU);
+ *       median itself waited for a CPU), and none stalled (a thread spinning through one long
+ *       stall is preempted many times in one round trip);
  *   <li>a second attempt was disturbed the same way as the one before it (the same {@link Cause});
  *   <li>an earlier size of the sweep ended disturbed that way, and no size came out clean since.
  * </ul>
@@ -42,7 +43,8 @@ public final class Remeasures {
             if (attempt == 0) persisting = Cause.NONE; // a clean size: whatever persisted is gone
             return false;
         }
-        boolean hopeless = everyRoundHit || (attempt == 0 ? cause == persisting : cause == previous);
+        boolean hopeless = (everyRoundHit && cause == Cause.PREEMPTED)
+                || (attempt == 0 ? cause == persisting : cause == previous);
         previous = cause;
         if (hopeless) {
             persisting = cause;

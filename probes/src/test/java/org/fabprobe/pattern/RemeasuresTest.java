@@ -55,6 +55,13 @@ class RemeasuresTest {
     }
 
     @Test
+    void aStallIsMeasuredAgainThoughItsSpinningThreadWasPreemptedThroughout() {
+        Remeasures r = new Remeasures(2);
+        assertTrue(r.again(0, STALLED, true), "one long stall spans many preemptions of the thread spinning through it");
+        assertTrue(new Remeasures(2).again(0, PREEMPTED_AND_STALLED, true));
+    }
+
+    @Test
     void noRemeasuresWhenNoneAreAllowed() {
         assertFalse(new Remeasures(0).again(0, STALLED, false));
     }
