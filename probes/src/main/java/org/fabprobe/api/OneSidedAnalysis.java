@@ -15,14 +15,20 @@ final class OneSidedAnalysis {
     private OneSidedAnalysis() {}
 
     /** Registered buffers hold at least an atomic's operand, result and compare words. */
-    private static final long MIN_BUFFER_BYTES = 64;
+    static final long MIN_BUFFER_BYTES = 64;
 
-    static PingPongResult run(PingPongRequest request, Steps steps) {
+    /** The sizes a one-sided op runs at: 8 B for atomics, else the request's sizes above 0 B. */
+    static long[] sizes(PingPongRequest request) {
         long[] sizes = request.op().atomic() ? new long[] {8}
                 : Arrays.stream(request.sizes()).filter(s -> s > 0).toArray();
         if (sizes.length == 0) {
             throw new IllegalArgumentException("--op " + request.op().label() + " needs a size of at least 1 B");
         }
+        return sizes;
+    }
+
+    static PingPongResult run(PingPongRequest request, Steps steps) {
+        long[] sizes = sizes(request);
         OneSidedPingPong pattern = new OneSidedPingPong(sizes, request.warmup(), request.repetitions(), request.op());
         var spec = request.session().spec(Math.max(sizes[sizes.length - 1], MIN_BUFFER_BYTES), 4, pattern.schedule());
         return PingPongAnalysis.sweep(request, sizes, spec, PingPong.Calls.NONBLOCKING.label(), OneSidedPingPong.JIT_ROUNDS,

@@ -2,7 +2,6 @@ package org.fabprobe.api;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,18 +22,11 @@ import org.fabprobe.result.PingPongDocument;
 final class TargetProgressAnalysis {
     private TargetProgressAnalysis() {}
 
-    /** Registered buffers hold at least an atomic's operand, result and compare words. */
-    private static final long MIN_BUFFER_BYTES = 64;
-
     static PingPongResult run(PingPongRequest request, Steps steps) {
-        long[] sizes = request.op().atomic() ? new long[] {8}
-                : Arrays.stream(request.sizes()).filter(s -> s > 0).toArray();
-        if (sizes.length == 0) {
-            throw new IllegalArgumentException("--op " + request.op().label() + " needs a size of at least 1 B");
-        }
+        long[] sizes = OneSidedAnalysis.sizes(request);
         TargetProgress pattern = new TargetProgress(sizes, request.warmup(), request.repetitions(), request.op());
         SessionSettings session = request.session();
-        var spec = session.spec(Math.max(sizes[sizes.length - 1], MIN_BUFFER_BYTES), 4, pattern.schedule());
+        var spec = session.spec(Math.max(sizes[sizes.length - 1], OneSidedAnalysis.MIN_BUFFER_BYTES), 4, pattern.schedule());
         String startedAt = Instant.now().toString();
         long start = System.nanoTime();
         Map<String, String> transportFacts = new LinkedHashMap<>();
