@@ -121,7 +121,6 @@ final class CollectivesCommand implements Callable<Integer> {
             if (procs != null) notes.add("under an MPI launcher: measured the world size p = " + r.procs() + " only (--procs ignored)");
             results.add(r);
         } else {
-            int cpus = Runtime.getRuntime().availableProcessors();
             // drawn here, between launches: every timed process is a rank of its own
             var steps = org.fabprobe.Progress.start("collectives " + transport, procsList.length, quiet);
             try {
