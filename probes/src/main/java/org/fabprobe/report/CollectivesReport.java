@@ -54,7 +54,8 @@ public final class CollectivesReport {
                         ps.stream().mapToDouble(p -> p.median().value()).toArray(), fits(r, op));
                 if (leftOut != null) notes.add(op.id + " at p = " + r.procs() + ": " + leftOut);
                 List<String> disturbed = points(r, op).stream().filter(p -> p.disturbedBatches() > 0)
-                        .map(p -> PingPongReport.human(p.sizeBytes()) + " (" + p.disturbedBatches() + " batches)").toList();
+                        .map(p -> PingPongReport.human(p.sizeBytes()) + " (" + p.disturbedBatches()
+                                + (p.disturbedBatches() == 1 ? " batch)" : " batches)")).toList();
                 if (!disturbed.isEmpty()) {
                     notes.add("DISTURBED " + op.id + " at p = " + r.procs() + ": " + String.join(", ", disturbed)
                             + " kept batches in which some rank waited for a CPU (other work on these CPUs, or more ranks"
