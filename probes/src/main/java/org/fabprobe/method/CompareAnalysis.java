@@ -1,6 +1,7 @@
 package org.fabprobe.method;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,14 +29,16 @@ import org.fabprobe.result.ParameterRange;
  * also where that split follows noise (ucx:tcp's raw run split at 8 B), and leaves ranges of two
  * or three sizes whose G means nothing. A step that only one side has stays visible: the range
  * lists each side's own boundaries inside it, and the sizes both sides measured are compared
- * one by one.
+ * one by one. An MPI range where a raw run measured fewer than two sizes (each side's adaptive
+ * sweep refines its own steps) joins its neighbour, so that raw's line there is a fit, not a gap.
  *
  * <p>loggp's documents hold no per-size o_s and o_r to fit again; there each MPI range is held
  * against raw's range that holds its first size, as before, and the table says so.
  */
 public final class CompareAnalysis {
     /** How {@link CompareDocument#rangesRule} reads for each method. */
-    public static final String PLOGP_RULE = "MPI's size ranges; both raw runs fitted again over them (Table 1, as plogp)";
+    public static final String PLOGP_RULE = "MPI's size ranges (one holding fewer than two raw sizes joins its neighbour);"
+            + " both raw runs fitted again over them (Table 1, as plogp)";
     public static final String LOGGP_RULE = "MPI's size ranges, each against raw's own range that holds its first size"
             + " (loggp keeps no per-size o to fit raw again)";
 
@@ -69,7 +72,7 @@ public final class CompareAnalysis {
     /** MPI's ranges, with both raw runs fitted again over each. */
     static List<CompareDocument.Range> commonRanges(PLogPDocument raw, PLogPDocument rawAgain, PLogPDocument mpi) {
         Sweep r = Sweep.of(raw), a = Sweep.of(rawAgain), m = Sweep.of(mpi);
-        List<long[]> common = ownRanges(mpi);
+        List<long[]> common = joinedWhereThin(ownRanges(mpi), r.x, a.x);
         List<ParameterSet> rs = r.fit(common), as = a.fit(common), ms = m.fit(common);
         List<CompareDocument.Range> rows = new ArrayList<>();
         for (int i = 0; i < common.size(); i++) {
@@ -87,6 +90,33 @@ public final class CompareAnalysis {
                     perSize(raw, rawAgain, mpi, from, to))));
         }
         return rows;
+    }
+
+    /**
+     * The ranges with each one that holds fewer than two sizes of either raw run joined to the
+     * range before it (the first to the one after it), until every range holds two of each or
+     * one range is left.
+     */
+    static List<long[]> joinedWhereThin(List<long[]> ranges, long[] raw, long[] rawAgain) {
+        List<long[]> joined = new ArrayList<>();
+        for (long[] r : ranges) joined.add(r.clone());
+        for (int i = 0; i < joined.size() && joined.size() > 1; ) {
+            long[] r = joined.get(i);
+            if (Math.min(sizesIn(raw, r), sizesIn(rawAgain, r)) >= 2) { i++; continue; }
+            if (i == 0) {
+                joined.get(1)[0] = r[0];
+                joined.remove(0);
+            } else {
+                joined.get(i - 1)[1] = r[1];
+                joined.remove(i);
+                i--;
+            }
+        }
+        return joined;
+    }
+
+    private static long sizesIn(long[] sizes, long[] range) {
+        return Arrays.stream(sizes).filter(s -> s >= range[0] && s <= range[1]).count();
     }
 
     /** The starts of a side's own ranges that lie inside (from, to]: a step that side has within the common range. */

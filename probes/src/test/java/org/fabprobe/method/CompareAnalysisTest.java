@@ -85,6 +85,25 @@ class CompareAnalysisTest {
                 || x.rawRange()[0] != x.fromBytes() || x.rawRange()[1] != x.toBytes()));
     }
 
+    /**
+     * CI's case: MPI's sweep refined a step into [17920, 18304] B, where raw measured no size (raw's
+     * own refinement went elsewhere); raw came out NaN there. Such a range joins its neighbour.
+     */
+    @org.junit.jupiter.api.Test
+    void aRangeRawDidNotMeasureJoinsItsNeighbour() {
+        List<long[]> mpi = List.of(new long[] {1, 4}, new long[] {8, 16384}, new long[] {17920, 18304},
+                new long[] {18336, 65536});
+        long[] raw = {1, 2, 4, 8, 1024, 16384, 20480, 65536};
+        long[] rawAgain = {1, 2, 4, 8, 1024, 16384, 18432, 20480, 65536};
+        List<long[]> joined = CompareAnalysis.joinedWhereThin(mpi, raw, rawAgain);
+        assertEquals(List.of("1..4", "8..18304", "18336..65536"), joined.stream().map(r -> r[0] + ".." + r[1]).toList());
+        // the first range joins the one after it; a single range stays whatever it holds
+        List<long[]> first = CompareAnalysis.joinedWhereThin(List.of(new long[] {1, 1}, new long[] {2, 64}), raw, raw);
+        assertEquals(List.of("1..64"), first.stream().map(r -> r[0] + ".." + r[1]).toList());
+        assertEquals(1, CompareAnalysis.joinedWhereThin(List.of(new long[] {3, 3}), raw, raw).size());
+        assertEquals(16384, mpi.get(1)[1], "the input is not changed");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ucx-tcp.json", "ucx-posix-cma.json"})
     void unresolvedValuesAreNamed(String fixture) throws IOException {
