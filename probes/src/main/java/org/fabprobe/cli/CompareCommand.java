@@ -13,7 +13,9 @@ import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
 import org.fabprobe.report.CompareReport;
 import org.fabprobe.result.ResultJson;
+import org.fabprobe.transport.Op;
 import org.fabprobe.transport.TransportName;
+import org.fabprobe.transport.Transports;
 import org.fabprobe.transport.mpi.MpiSelection;
 import org.fabprobe.transport.mpi.MpiWorld;
 import picocli.CommandLine.Command;
@@ -51,6 +53,11 @@ final class CompareCommand implements Callable<Integer> {
             "paper's o_s; pml ucx then takes another protocol than raw UCX). Default: ${DEFAULT-VALUE}"})
     String calls;
 
+    @Option(names = "--op", defaultValue = "send", paramLabel = "send|write", description = {
+            "send (default): messages, MPI_Isend/MPI_Irecv on the MPI side; write: one-sided writes whose last",
+            "byte the target polls, MPI_Put and MPI_Win_flush on the MPI side (MPI's one-sided overhead)."})
+    String op;
+
     @Option(names = "--timeout", defaultValue = "10s", description = "Per wait for the peer. Default: ${DEFAULT-VALUE}")
     String timeout;
 
@@ -74,6 +81,16 @@ final class CompareCommand implements Callable<Integer> {
         if (!calls.equals("blocking") && !calls.equals("nonblocking")) {
             throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
         }
+        Op operation = Op.parse(op);
+        if (operation != Op.SEND && operation != Op.WRITE) {
+            throw new IllegalArgumentException("--op " + op + ": compare fits LogGP to sends or writes"
+                    + " (pingpong --op " + op + " gives its latency on each side)");
+        }
+        if (operation == Op.WRITE && calls.equals("blocking")) {
+            throw new IllegalArgumentException("--op write: writes are posted and polled, not --calls blocking");
+        }
+        Transports.checkOneSided(raw, operation);
+        Transports.checkOneSided(mpiTransport, operation);
         Output.check("--json", json);
         Output.check("--plot", plot);
         String startedAt = Instant.now().toString();
@@ -95,8 +112,8 @@ final class CompareCommand implements Callable<Integer> {
         List<String> flags = new ArrayList<>(CompareAnalysis.flags(rows));
         Map<String, Map<String, String>> ucx = CompareAnalysis.ucxSettings(rawDoc.transportFacts(), mpiDoc.transportFacts());
         flags.addAll(CompareAnalysis.ucxFlags(ucx));
-        CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, startedAt, raw, mpiTransport,
-                selection.environment(), "nonblocking", calls, callsNote(), ucx, CompareAnalysis.rule(rawDoc),
+        CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, method, operation.label(), startedAt, raw,
+                mpiTransport, selection.environment(), "nonblocking", calls, callsNote(operation, rawDoc, mpiDoc), ucx, CompareAnalysis.rule(rawDoc),
                 CompareAnalysis.ownRanges(rawDoc), CompareAnalysis.ownRanges(mpiDoc),
                 CompareAnalysis.pLogPLatency(rawDoc, rawAgain, mpiDoc), rows, flags, rawDoc, mpiDoc, rawAgain);
         if (Delivery.handOver(doc)) return 0; // accept measures through compare
@@ -112,7 +129,7 @@ final class CompareCommand implements Callable<Integer> {
     /** Runs the method as its own command would, in this process, and takes its typed document ({@link Delivery}). */
     private MethodDocument measure(String transport, String callStyle) {
         List<String> args = new ArrayList<>(List.of(method, "-t", transport, "-s", sizes, "--timeout", timeout,
-                "--calls", callStyle));
+                "--calls", callStyle, "--op", op));
         if (quiet) args.add("--quiet");
         Delivery.Measured run = Delivery.measure(args);
         int code = run.exitCode();
@@ -122,7 +139,12 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /** What o_s means on each side, for the table and the JSON. */
-    private String callsNote() {
+    private String callsNote(Op operation, MethodDocument rawDoc, MethodDocument mpiDoc) {
+        if (operation == Op.WRITE) {
+            return "writes, posted and polled (o_s: the post; o_r: the target's look until the write is there); raw: "
+                    + rawDoc.transportFacts().getOrDefault("write_ordering", "?") + "; MPI: "
+                    + mpiDoc.transportFacts().getOrDefault("write_ordering", "?");
+        }
         return calls.equals("nonblocking")
                 ? "raw: post, poll until the send completes; MPI: MPI_Isend, MPI_Test until it completes (the same calls)"
                 : "raw: post, poll until the send completes; MPI: MPI_Send until it returns (the paper's o_s; "

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 final class OpOption {
     @Option(names = "--op", defaultValue = "send", paramLabel = "send|write", description = {
             "What a message is: send (default) or write, a one-sided write whose last byte the target polls",
-            "(o_s: the post call; o_r: 0, a native write needs no target call; 0 B: a 1-byte write). settings.op"})
+            "(o_s: the post call; o_r: the target's look until it is there, a look where the write is native,",
+            "the progress calls that apply it where it is emulated; 0 B: a 1-byte write). settings.op"})
     String op;
 
     /** The op; refuses (one line) any but send and write, and a transport family without one-sided operations. */

@@ -207,13 +207,12 @@ public final class PLogPMethod {
         for (SizeParams p : sizes) {
             addIfPresent(notes, Sampler.disturbedNote("size " + p.size() + " B", p.sendOverhead(), p.recvOverhead(), p.rtt(),
                     p.saturatedGap() == null ? null : p.saturatedGap().rttN()));
-            // with writes o_r is 0 by definition (the target makes no call), not clamped
+            // with native writes o_r is one look at memory: at the clock's floor by nature, no clamp to report
             addIfPresent(notes, probe.op() == Op.WRITE
                     ? Sampler.clampedNote("o_s at size " + p.size() + " B", Clock.facts().readCostNs(), p.sendOverhead())
                     : Sampler.clampedNote("o_s/o_r at size " + p.size() + " B", Clock.facts().readCostNs(), p.sendOverhead(),
                             p.recvOverhead()));
         }
-        addIfPresent(notes, probe.recvOverheadNotMeasured());
         addIfPresent(notes, sampler.discardedNote());
         return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
                 (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);

@@ -46,8 +46,9 @@ import org.fabprobe.transport.Transport;
  * message is a 1-byte write (the flag alone). o_s is the time the post call takes to return; a
  * train is n - 1 unordered writes at most {@code depth} outstanding, a flush, then the flagged
  * write (so no earlier write can land over the flag); the reply is a flagged write back.
- * {@link #recvAfterDelay} returns zeros without running anything: the target makes no call per
- * native write, o_r = 0 (emulated writes' target CPU time is not measured).
+ * {@link #recvAfterDelay} times the target's side of a write: from its first look, after the
+ * write has had time to land, until the flag is there (a look where the write is native, the
+ * progress calls that apply it where the library emulates it).
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
@@ -122,17 +123,6 @@ public final class Probe {
     /** What a message is: SEND, or WRITE (write-and-poll). */
     public Op op() {
         return writes == null ? Op.SEND : Op.WRITE;
-    }
-
-    /**
-     * Why o_r is not measured, or null where it is: with writes the target makes no call, so o_r is
-     * 0 where the writes are native; where the library emulates them (a target-side handler
-     * moves the data), the target's CPU time is not measured here.
-     */
-    public String recvOverheadNotMeasured() {
-        if (writes == null || !writes.emulated(Op.WRITE)) return null;
-        return "o_r not measured: " + t.name() + " emulates writes (the target's library moves the data while it"
-                + " polls); the 0 is the target's calls, not its CPU time";
     }
 
     /** The bytes a write of a {@code size}-byte message moves: the flag byte at least. */
@@ -271,15 +261,31 @@ public final class Probe {
     }
 
     public double[] recvAfterDelay(long back, double delayNs, int reps) {
-        if (writes != null) return new double[reps]; // native writes: the target makes no call
         announce(RECV_AFTER_DELAY, 0, back, 1, reps);
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
         for (int r = 0; r < reps; r++) {
-            ticks[r] = recvAfterDelayOnce(back, delay);
+            ticks[r] = writes != null ? recvAfterDelayWrite(back, delay, r) : recvAfterDelayOnce(back, delay);
         }
         endBatch(reps);
         return toNs(ticks, reps, readCostNs);
+    }
+
+    /**
+     * o_r of a write: a 1-byte write makes the peer answer with a flagged write; once that has
+     * had time to land, the time from the first look until the flag is there. Where the write
+     * is native that is one look at this side's memory; where the library emulates it, the
+     * progress calls that apply it.
+     */
+    private long recvAfterDelayWrite(long back, long delay, int r) {
+        byte f = OneSidedPingPong.flag(r);
+        BYTE.set(t.sendBuffer(), 0, f);
+        writes.postWrite(1);
+        OneSidedPingPong.awaitOneSided(t, writes, await); // this side's own completion is no part of o_r
+        spinUntil(Clock.now() + delay);
+        long start = Clock.now();
+        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        return Clock.now() - start;
     }
 
     private long recvAfterDelayOnce(long back, long delay) {

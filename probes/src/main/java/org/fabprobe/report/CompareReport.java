@@ -22,7 +22,8 @@ public final class CompareReport {
 
     public static String table(CompareDocument doc) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "fabprobe compare  %s  raw %s  vs  %s (%s)%n", doc.method(), doc.rawTransport(),
+        String op = doc.op() == null || doc.op().equals("send") ? "" : "  --op " + doc.op();
+        b.append(String.format(Locale.ROOT, "fabprobe compare  %s%s  raw %s  vs  %s (%s)%n", doc.method(), op, doc.rawTransport(),
                 doc.mpiTransport(), doc.mpi().transportFacts().getOrDefault("library", "?")));
         b.append("calls: ").append(doc.callsNote()).append('\n');
         if (!doc.ucxSettings().isEmpty()) {

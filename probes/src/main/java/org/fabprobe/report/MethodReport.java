@@ -193,7 +193,7 @@ public final class MethodReport {
         String calls = settings.callsDetail();
         if (settings.oSTiming() != null) calls = calls + "; o_s timed by " + settings.oSTiming();
         if (!run.settings().op().equals("send")) calls = calls + "; op: " + run.settings().op()
-                + " (one-sided, write-and-poll: o_s the post call, o_r 0 as the target makes no call)";
+                + " (one-sided, write-and-poll: o_s the post call, o_r the target's look until the write is there)";
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
                 run.host().hostname() + run.headerNote(), method, settings.sampling(),

@@ -8,7 +8,7 @@ import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
 
 /**
- * Schema fabprobe.compare/2: one method on the raw transport and over MPI, and per size range
+ * Schema fabprobe.compare/3: one method, with one op (send or write), on the raw transport and over MPI, and per size range
  * raw, MPI and MPI - raw of every parameter (the MPI library's own overhead), with all runs whole.
  * Both sides' parameters of a range are fitted over that same range ({@code ranges_rule});
  * {@code raw_ranges} and {@code mpi_ranges} are each side's own.
@@ -17,14 +17,14 @@ import org.fabprobe.model.ParameterSet;
  * between runs seconds apart (on a shared VM, raw o_s over tcp by microseconds), so "raw" is
  * the mean of the two, and their difference, {@code raw_drift}, widens MPI - raw's interval.
  */
-public record CompareDocument(String schema, String method, String startedAt, String rawTransport,
+public record CompareDocument(String schema, String method, String op, String startedAt, String rawTransport,
                               String mpiTransport, Map<String, String> mpiEnvironment, String rawCalls, String mpiCalls,
                               String callsNote, Map<String, Map<String, String>> ucxSettings, String rangesRule,
                               List<long[]> rawRanges, List<long[]> mpiRanges,
                               @JsonProperty("pLogP_L_ns") @JsonInclude(JsonInclude.Include.NON_NULL) Cell pLogPLatencyNs,
                               List<Range> ranges, List<String> flags, MethodDocument raw, MethodDocument mpi,
                               MethodDocument rawAgain) {
-    public static final String SCHEMA = "fabprobe.compare/2";
+    public static final String SCHEMA = "fabprobe.compare/3";
 
     /**
      * One common size range: both sides fitted over it; {@code raw_range} raw's own range that

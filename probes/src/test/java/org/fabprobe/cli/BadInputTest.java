@@ -60,6 +60,17 @@ class BadInputTest {
     }
 
     @Test
+    void compareTimesSendsOrWritesOnly() {
+        CliRun read = CliRun.of("compare", "-t", "ucx:posix", "--mpi", "openmpi", "--op", "read");
+        assertEquals(ExitCode.USAGE, read.exitCode(), read::toString);
+        assertTrue(read.err().contains("pingpong --op read"), read::toString);
+        assertSingleLine(read);
+        CliRun blocking = CliRun.of("compare", "-t", "ucx:posix", "--mpi", "openmpi", "--op", "write", "--calls", "blocking");
+        assertEquals(ExitCode.USAGE, blocking.exitCode(), blocking::toString);
+        assertSingleLine(blocking);
+    }
+
+    @Test
     void malformedSizesAndDurationsAreUsageErrors() {
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "eight").exitCode());
         assertEquals(ExitCode.USAGE, CliRun.of("pingpong", "-s", "1M..8").exitCode());

@@ -169,6 +169,31 @@ class MpiEndToEndTest {
         for (String f : doc.flags()) assertTrue(f.contains("MPI below raw"), doc::toString);
     }
 
+    /** MPI's one-sided overhead: raw UCX writes against MPI_Put and MPI_Win_flush between the same two CPUs' worth of ranks. */
+    @Test
+    void compareWriteGivesMpiPutsOverhead() {
+        CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "--op", "write", "-s", "0..1K", "--json", "-");
+        assertEquals(0, run.exitCode(), run::toString);
+        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
+        assertEquals("write", doc.op());
+        for (MethodDocument side : List.of(doc.raw(), doc.mpi(), doc.rawAgain())) {
+            assertEquals("write", ((org.fabprobe.result.PLogPDocument) side).header().settings().op(), side::toString);
+        }
+        assertTrue(doc.mpi().transportFacts().get("write_ordering").contains("MPI_Put"), doc.mpi().transportFacts()::toString);
+        assertTrue(doc.raw().transportFacts().get("write_ordering").contains("put"), doc.raw().transportFacts()::toString);
+        assertTrue(doc.callsNote().contains("MPI_Put") && doc.callsNote().contains("ucp_worker_fence"), doc.callsNote());
+        assertFalse(doc.ranges().isEmpty(), doc::toString);
+        for (CompareDocument.Range row : doc.ranges()) {
+            CompareDocument.Cell oS = row.sendOverheadNs(), oR = row.recvOverheadNs();
+            // a native write costs the target no call: o_r is 0 on both sides; posting one costs something on each
+            assertEquals(0, oR.raw().value(), 0, row::toString);
+            assertEquals(0, oR.mpi().value(), 0, row::toString);
+            assertTrue(oS.raw().value() > 0 && oS.mpi().value() > 0, row::toString);
+            assertEquals(oS.mpi().value() - oS.raw().value(), oS.difference().value(), 1e-6 * oS.raw().value() + 1e-9, row::toString);
+            assertTrue(Double.isFinite(oS.difference().ci95()), row::toString);
+        }
+    }
+
     @Test
     void unknownMpiOrSelectionIsRefused() {
         CliRun unknown = CliRun.of("pingpong", "-t", "mpi:lam/ucx:tcp", "-s", "8");

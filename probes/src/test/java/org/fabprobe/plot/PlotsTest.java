@@ -132,7 +132,7 @@ class PlotsTest {
                     CompareDocument.Cell.of(r.recvOverheadNs(), m.recvOverheadNs()), CompareDocument.Cell.of(r.gapNs(), m.gapNs()),
                     CompareDocument.Cell.of(r.gapPerByteNs(), m.gapPerByteNs())));
         }
-        CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, "plogp", plogp.startedAt(), SIM,
+        CompareDocument doc = new CompareDocument(CompareDocument.SCHEMA, "plogp", "send", plogp.startedAt(), SIM,
                 "mpi:openmpi/ob1:vader", Map.of(), "nonblocking", "nonblocking", "the same calls", Map.of(), "MPI's size ranges", List.of(), List.of(), null, ranges, List.of(),
                 plogp, mpi, plogp);
         Path png = dir.resolve("compare.png"), svg = dir.resolve("compare.svg");

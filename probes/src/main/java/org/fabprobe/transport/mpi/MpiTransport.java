@@ -143,6 +143,7 @@ public final class MpiTransport implements Transport, OneSided {
         Map<String, String> facts = new LinkedHashMap<>(world.facts());
         MpiSelection.OneSided choice = world.selection().oneSided();
         facts.put("one_sided", op.label() + " (MPI_Win_allocate, MPI_Win_lock_all, MPI_Win_flush per operation)");
+        if (op == Op.WRITE) facts.put("write_ordering", writeOrdering());
         facts.put("osc", choice.component());
         facts.put("one_sided_progress", choice.progress());
         facts.put("window_model", separateModel ? "separate" : "unified");

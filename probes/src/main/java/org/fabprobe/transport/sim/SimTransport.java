@@ -109,6 +109,7 @@ public final class SimTransport implements Transport, OneSided {
         buffers = Buffers.allocate(arena, options);
         recvBuffer = op.oneSided() ? inbox.asSlice(RECV_AT, recvBytes) : buffers.recv();
         if (op.oneSided()) facts.put("one_sided", op.label() + " (emulated: target overhead 0; the target's progress sets a write's flag byte)");
+        if (op == Op.WRITE) facts.put("write_ordering", writeOrdering());
         facts.put("library", "fabprobe emulator");
     }
 

@@ -312,6 +312,7 @@ public final class UcxTransport implements Transport, OneSided {
         addParamAddress = atomicParam().address();
         swapParamAddress = atomicParam().address();
         facts.put("one_sided", op.label() + (emulated(op) ? " (emulated by UCX: active messages the target's progress serves)" : ""));
+        if (op == Op.WRITE) facts.put("write_ordering", writeOrdering());
     }
 
     private MemorySegment atomicParam() {
