@@ -142,11 +142,17 @@ class MethodsApiTest {
                 boolean disturbed = doc.flags().stream().anyMatch(f -> f.startsWith("DISTURBED"));
                 if (!disturbed) undisturbed = e;
                 System.err.println("attempt " + attempt + (disturbed ? " disturbed" : " undisturbed") + ", retrying: "
-                        + String.join(" / ", e.getMessage().lines().limit(2).toList()));
+                        + summary(e));
             }
         }
         if (undisturbed != null) throw undisturbed;
         return org.junit.jupiter.api.Assumptions.abort("every attempt was disturbed, no evidence either way; the last: "
-                + last.getMessage().lines().findFirst().orElse(""));
+                + summary(last));
+    }
+
+    /** The figure and the miss of a failed check: its first line and its last (expected, but was). */
+    private static String summary(AssertionError e) {
+        List<String> lines = e.getMessage().lines().toList();
+        return lines.getFirst() + " / " + lines.getLast();
     }
 }
