@@ -2,8 +2,11 @@ package org.fabprobe.api;
 
 import org.fabprobe.Steps;
 import org.fabprobe.result.BandwidthDocument;
+import org.fabprobe.result.LogGPDocument;
+import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.RegisterDocument;
+import org.fabprobe.result.SignatureDocument;
 
 /**
  * fabprobe as a Java library: a request in, a typed document out (the same document that
@@ -31,6 +34,21 @@ public final class Fabprobe {
     /** Memory registration cost per buffer size (first registration of fresh pages, re-registration), in this process alone. */
     public static RegisterDocument register(RegisterRequest request) {
         return RegisterAnalysis.run(request);
+    }
+
+    /** Fast parameterized LogP (Kielmann et al.): g(0) by saturation, o_s(m), o_r(m), g(m) per size, L, and LogGP per size range. */
+    public static PLogPDocument plogp(PLogPRequest request) {
+        return MethodAnalysis.plogp(request, Steps.NONE).document();
+    }
+
+    /** LogGP's L, o, g, G per size range from PRTT(n,d,s) round trips (Hoefler et al.), protocol changes located. */
+    public static LogGPDocument logGP(LogGPRequest request) {
+        return MethodAnalysis.logGP(request, Steps.NONE).document();
+    }
+
+    /** Culler's LogP signature: cost per request against burst length M for four delays, o_s, o_r, g, L read off, bulk o_s(n), g(n). */
+    public static SignatureDocument signature(SignatureRequest request) {
+        return MethodAnalysis.signature(request, Steps.NONE).document();
     }
 
     /** This fabprobe's version, from its jar's manifest ("dev" from a class folder). */

@@ -1,13 +1,11 @@
 package org.fabprobe.cli;
 
 import java.io.IOException;
-import java.time.Instant;
 import java.util.concurrent.Callable;
+import org.fabprobe.api.MethodAnalysis;
+import org.fabprobe.api.PLogPRequest;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.method.PLogPMethod;
-import org.fabprobe.method.Sampler;
 import org.fabprobe.report.MethodReport;
-import org.fabprobe.result.PLogPDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,31 +45,22 @@ final class PLogPCommand implements Callable<Integer>, MeetsMirror {
 
     @Override
     public void check() {
-        opOption.calls(session, callsOption);
-        SizeList.parse(sizes);
-        SizeList.size(adaptiveLimit);
-        method.sampler();
+        request();
     }
 
     @Override
     public Integer call() throws IOException {
-        long[] sizeList = SizeList.parse(sizes);
-        long limit = Math.max(SizeList.size(adaptiveLimit), sizeList[sizeList.length - 1]);
-        Sampler sampler = method.sampler();
-        var calls = opOption.calls(session, callsOption);
-        var op = opOption.op(session);
-        String startedAt = Instant.now().toString();
-        long positive = java.util.Arrays.stream(sizeList).filter(m -> m > 0).count();
-        var steps = session.progress("plogp", (int) (1 + (validate ? 2 : 1) * positive));
-        long seed = orderSeed != null ? orderSeed : new java.util.SplittableRandom().nextLong();
-        var run = MethodOptions.run(session, limit, calls, op, steps,
-                probe -> new PLogPMethod(probe, sampler, steps).run(new PLogPMethod.Settings(sizeList, limit, validate, seed)));
-        var facts = session.runFacts("plogp", run.transportFacts(), peer -> new PLogPDocument.Settings(SizeList.asList(sizeList),
-                limit, validate, PLogPMethod.SATURATION_EPS, seed, op.label(), method.describe(sampler, calls, run), peer), startedAt);
-        var context = new MethodReport.Context<>(facts, run.warmupMs(), run.wallSeconds());
-        session.emit(MethodReport.table(context, run.result()), MethodReport.document(context, run.result()),
-                MethodReport.csv(run.result()));
+        PLogPRequest request = request();
+        var outcome = MethodAnalysis.plogp(request, session.progress("plogp", request.steps()));
+        session.emit(MethodReport.table(outcome.context(), outcome.result()), outcome.document(),
+                MethodReport.csv(outcome.result()));
         return 0;
+    }
+
+    private PLogPRequest request() {
+        var calls = opOption.calls(session, callsOption);
+        return new PLogPRequest(session.settings(), SizeList.parse(sizes), SizeList.size(adaptiveLimit), validate, orderSeed,
+                method.sampling(), calls, opOption.op(session));
     }
 
     @Override

@@ -3,17 +3,10 @@ package org.fabprobe.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.function.Function;
 import org.fabprobe.Progress;
 import org.fabprobe.Steps;
 import org.fabprobe.api.Durations;
-import org.fabprobe.api.RunFacts;
 import org.fabprobe.api.SessionSettings;
-import org.fabprobe.launch.Session;
-import org.fabprobe.launch.SessionSpec;
-import org.fabprobe.pattern.Schedule;
-import org.fabprobe.result.PeerSettings;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.runtime.CpuAffinity;
 import org.fabprobe.transport.TransportName;
@@ -62,9 +55,6 @@ final class SessionOptions {
     @Option(names = "--plot", paramLabel = "FILE", converter = PlotFile.class, description = PlotFile.DESCRIPTION)
     Path plot;
 
-    /** What the last session reported besides its result. */
-    private Session.Facts facts;
-
     /** Refuses what is wrong in these options before anything starts: the timeout, --cpus, the transport's family, the output paths. */
     void check() {
         settings();
@@ -97,10 +87,6 @@ final class SessionOptions {
         return new SessionSettings(transport, peer, secretFile, insecure, timeoutDuration(), cpus, sourceAddress);
     }
 
-    SessionSpec spec(long largestMessage, int depth, Schedule schedule) {
-        return settings().spec(largestMessage, depth, schedule);
-    }
-
     /**
      * Starts the progress line of {@code command} over this transport with {@code steps} steps (a
      * no-op unless stderr is a terminal and not --quiet). Under a launcher only the measure rank
@@ -108,22 +94,6 @@ final class SessionOptions {
      */
     Steps progress(String command, int steps) {
         return Progress.start(command + " " + transport, steps, quiet);
-    }
-
-    /** Runs the measure half against a mirror met as these options say (local child, --peer, launcher, MPI). */
-    <R> R run(SessionSpec spec, Session.MeasureHalf<R> measureHalf) {
-        return settings().run(spec, measureHalf, f -> facts = f);
-    }
-
-    /** Whether measure and mirror run on one CPU (known once the session's facts have come). */
-    boolean sharedCpu() {
-        return facts != null && facts.sharedCpu() >= 0;
-    }
-
-    /** The run's facts: the command's own settings plus these options, both hosts and the clock. */
-    <S> RunFacts<S> runFacts(String command, Map<String, String> transportFacts, Function<PeerSettings, S> settings,
-                             String startedAt) {
-        return settings().runFacts(command, facts, transportFacts, settings, startedAt);
     }
 
     /**

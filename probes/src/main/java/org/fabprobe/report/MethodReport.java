@@ -1,10 +1,10 @@
 package org.fabprobe.report;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import org.fabprobe.api.RunFacts;
+import org.fabprobe.api.MethodAnalysis;
+import org.fabprobe.api.MethodDocuments;
 import org.fabprobe.method.LogGPMethod;
 import org.fabprobe.method.MethodFlags;
 import org.fabprobe.method.PLogPMethod;
@@ -12,30 +12,19 @@ import org.fabprobe.method.Sampler.Sampled;
 import org.fabprobe.method.SignatureMethod;
 import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
-import org.fabprobe.model.Summary;
-import org.fabprobe.result.LogGPDocument;
-import org.fabprobe.result.MethodDocument;
 import org.fabprobe.result.MethodSettings;
-import org.fabprobe.result.PLogPDocument;
-import org.fabprobe.result.ParameterRange;
-import org.fabprobe.result.SampledValue;
-import org.fabprobe.result.SignatureDocument;
 
 /**
- * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns), JSON (ns, every input
- * and fact; schemas fabprobe.loggp/2, fabprobe.plogp/2, fabprobe.signature/1) and CSV (one row
- * per size or signature point). Every parameter carries its 95 % uncertainty; physically
- * inconsistent parameter sets are listed under "flags".
+ * The LogP methods' results as a terminal table (µs, 3 decimals: 1 ns) and CSV (one row per
+ * size or signature point); their JSON documents are {@link MethodDocuments}'. Every parameter
+ * carries its 95 % uncertainty; physically inconsistent parameter sets are listed under "flags".
  */
 public final class MethodReport {
     private MethodReport() {}
 
-    /** Run facts and timings every method report shares. */
-    public record Context<S extends MethodSettings.Holder>(RunFacts<S> run, double warmupMs, double wallSeconds) {}
-
     // ---- loggp --------------------------------------------------------------------------
 
-    public static String table(Context<?> c, LogGPMethod.Result r) {
+    public static String table(MethodAnalysis.Context<?> c, LogGPMethod.Result r) {
         StringBuilder b = header(c, "loggp", "PRTT(n,d,s), n = " + r.messages());
         b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %20s %9s%n", "size", "PRTT(1,0,s) µs",
                 "PRTT(n,0,s) µs", "g+(s-1)G µs", "o µs", "d µs"));
@@ -44,20 +33,8 @@ public final class MethodReport {
                     us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
         }
         parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
-        footer(b, c, r.ranges(), r.notes(), rangeRtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
+        footer(b, c, r.ranges(), r.notes(), MethodDocuments.rangeRtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
-    }
-
-    public static LogGPDocument document(Context<LogGPDocument.Settings> c, LogGPMethod.Result r) {
-        var run = c.run();
-        List<LogGPDocument.Size> sizes = new ArrayList<>();
-        for (LogGPMethod.SizePrtt p : r.sizes()) {
-            sizes.add(new LogGPDocument.Size(p.size(), sampled(p.prtt1()), sampled(p.prttN()),
-                    sampled(p.prttDelayed()), p.delayNs(), p.delaySpunNs(), p.gapAll(),
-                    p.overhead()));
-        }
-        return new LogGPDocument(run.header(LogGPDocument.SCHEMA, c.wallSeconds()), MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(r.ranges()), withSharedCpu(c, MethodFlags.of(r.ranges(), r.notes(), rangeRtt(r))), r.notes(),
-                r.messages(), sizes);
     }
 
     public static String csv(LogGPMethod.Result r) {
@@ -71,7 +48,7 @@ public final class MethodReport {
 
     // ---- plogp --------------------------------------------------------------------------
 
-    public static String table(Context<?> c, PLogPMethod.Result r) {
+    public static String table(MethodAnalysis.Context<?> c, PLogPMethod.Result r) {
         StringBuilder b = header(c, "plogp", "fast parameterized LogP (Kielmann et al.)");
         PLogPMethod.Saturation g0 = r.gap0();
         b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  pLogP L = RTT(0)/2 - g(0) %s%n",
@@ -95,22 +72,6 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static PLogPDocument document(Context<PLogPDocument.Settings> c, PLogPMethod.Result r) {
-        var run = c.run();
-        List<PLogPDocument.Size> sizes = new ArrayList<>();
-        for (PLogPMethod.SizeParams p : r.sizes()) {
-            sizes.add(new PLogPDocument.Size(p.size(), p.origin(), sampled(p.sendOverhead()),
-                    sampled(p.recvOverhead()), sampled(p.rtt()), p.gap(),
-                    p.saturatedGap() == null ? null : saturation(p.saturatedGap()),
-                    p.rttRepeat() == null ? null : sampled(p.rttRepeat()), p.rttRepeat() == null ? null : p.stateDependent()));
-        }
-        double[] ms = r.phasesMs();
-        var timing = new MethodDocument.Timing(ms[0], ms[1], ms[2], ms[0] + ms[1] + (Double.isNaN(ms[2]) ? 0 : ms[2]),
-                c.warmupMs());
-        return new PLogPDocument(run.header(PLogPDocument.SCHEMA, c.wallSeconds()), timing, ranges(r.loggp()),
-                withSharedCpu(c, MethodFlags.of(r.loggp(), r.notes(), r.sizes().getFirst().rtt().value())), r.notes(), saturation(r.gap0()), r.latency(), sizes);
-    }
-
     public static String csv(PLogPMethod.Result r) {
         StringBuilder b = new StringBuilder("size_bytes,o_s_ns,o_s_ci95_ns,o_r_ns,o_r_ci95_ns,g_ns,g_ci95_ns,rtt_ns,g_saturated_ns,origin\n");
         for (PLogPMethod.SizeParams p : r.sizes()) {
@@ -125,7 +86,7 @@ public final class MethodReport {
 
     // ---- signature ----------------------------------------------------------------------
 
-    public static String table(Context<?> c, SignatureMethod.Result r) {
+    public static String table(MethodAnalysis.Context<?> c, SignatureMethod.Result r) {
         StringBuilder b = header(c, "signature", "Culler et al.: cost per request vs burst length M, per Delta");
         List<SignatureMethod.Curve> curves = r.curves();
         b.append(String.format(Locale.ROOT, "%8s", "M"));
@@ -154,25 +115,6 @@ public final class MethodReport {
         return b.toString();
     }
 
-    public static SignatureDocument document(Context<SignatureDocument.Settings> c, SignatureMethod.Result r) {
-        var run = c.run();
-        List<SignatureDocument.Curve> curves = new ArrayList<>();
-        for (SignatureMethod.Curve cv : r.curves()) {
-            List<SignatureDocument.Point> points = new ArrayList<>();
-            for (int i = 0; i < cv.bursts().length; i++) {
-                points.add(new SignatureDocument.Point(cv.bursts()[i], sampled(cv.cost()[i])));
-            }
-            curves.add(new SignatureDocument.Curve(cv.delayNs(), cv.steadyState(), points));
-        }
-        List<SignatureDocument.Bulk> bulk = new ArrayList<>();
-        for (SignatureMethod.Bulk k : r.bulk()) {
-            bulk.add(new SignatureDocument.Bulk(k.size(), sampled(k.sendOverhead()), k.gap()));
-        }
-        List<ParameterSet> sets = List.of(r.parameters());
-        return new SignatureDocument(run.header(SignatureDocument.SCHEMA, c.wallSeconds()), MethodDocument.Timing.of(r.wallMs(), c.warmupMs()), ranges(sets), withSharedCpu(c, MethodFlags.of(sets, r.notes(), r.rtt().value())), r.notes(),
-                sampled(r.rtt()), curves, bulk);
-    }
-
     public static String csv(SignatureMethod.Result r) {
         StringBuilder b = new StringBuilder("delay_ns,burst,cost_ns,cost_ci95_ns,reps\n");
         for (SignatureMethod.Curve cv : r.curves()) {
@@ -186,7 +128,7 @@ public final class MethodReport {
 
     // ---- shared -------------------------------------------------------------------------
 
-    private static StringBuilder header(Context<?> c, String command, String method) {
+    private static StringBuilder header(MethodAnalysis.Context<?> c, String command, String method) {
         var run = c.run();
         String library = run.transportFacts().getOrDefault("library", "");
         MethodSettings settings = run.settings().method();
@@ -230,37 +172,13 @@ public final class MethodReport {
                 -latency.value() / 1e3);
     }
 
-    private static void footer(StringBuilder b, Context<?> c, List<ParameterSet> sets, List<String> notes,
+    private static void footer(StringBuilder b, MethodAnalysis.Context<?> c, List<ParameterSet> sets, List<String> notes,
                                ToDoubleFunction<ParameterSet> rttNs,
                                String timing) {
-        List<String> flags = withSharedCpu(c, MethodFlags.of(sets, notes, rttNs));
+        List<String> flags = MethodDocuments.withSharedCpu(c.run(), MethodFlags.of(sets, notes, rttNs));
         b.append("flags: ").append(flags.isEmpty() ? "none (physically consistent)" : String.join("; ", flags)).append('\n');
         for (String n : notes) b.append("note: ").append(n).append('\n');
         b.append(String.format(Locale.ROOT, "%s; JIT warm-up %.1f ms; wall time %.2f s%n", timing, c.warmupMs(), c.wallSeconds()));
-    }
-
-    /** A method's flags, after the one that says measure and mirror shared a CPU. */
-    private static List<String> withSharedCpu(Context<?> c, List<String> flags) {
-        String shared = c.run().sharedCpuFlag();
-        if (shared == null) return flags;
-        List<String> all = new ArrayList<>(List.of(shared));
-        all.addAll(flags);
-        return all;
-    }
-
-    private static List<ParameterRange> ranges(List<ParameterSet> sets) {
-        return sets.stream().map(ParameterRange::of).toList();
-    }
-
-    private static PLogPDocument.Saturation saturation(PLogPMethod.Saturation s) {
-        return new PLogPDocument.Saturation(s.gap(), s.messages(), s.saturated(), sampled(s.rttN()),
-                s.wallMs());
-    }
-
-    /** A loggp range's own round trip: PRTT(1,0,s) at its smallest size. */
-    private static ToDoubleFunction<ParameterSet> rangeRtt(LogGPMethod.Result r) {
-        return range -> r.sizes().stream().filter(p -> p.size() == range.fromBytes()).findFirst()
-                .map(p -> p.prtt1().value()).orElse(Double.NaN);
     }
 
     /** "1.234 ± 0.005" in µs; "-" for a value the method does not measure. */
@@ -284,12 +202,5 @@ public final class MethodReport {
             b.append(v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v));
         }
         b.append('\n');
-    }
-
-    /** One adaptively sampled quantity as its document says it. */
-    static SampledValue sampled(Sampled s) {
-        Summary m = s.summary();
-        return new SampledValue(s.value(), s.median().ci95(), m.min(), m.p99(), m.mean(), m.count(), m.outliers(),
-                s.converged(), s.wallMs(), s.disturbedBatches(), s.disturbed());
     }
 }
