@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (--retries), and a run the busy machine still disturbed is repeated. ofi:shm and
  * mpi:openmpi/ob1:vader print the whole matrix; the JSON is valid against its schema.
  */
+@org.junit.jupiter.api.extension.ExtendWith(BusyHost.class)
 class MatrixEndToEndTest {
     private static final String BASE = "sim:L=3us,os=1us,or=1us,g=2us";
     private static final List<String> SIM = List.of("--bandwidth-size", "8K", "-n", "200", "--retries", "4", "--timeout", "20s");

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * asserted absent: on loopback TCP the sender's system call runs the receiver's TCP/IP input
  * path too, so overheads overlap the flight and L comes out at or below zero.
  */
+@org.junit.jupiter.api.extension.ExtendWith(BusyHost.class)
 class MethodsOnTransportsTest {
 
     @ParameterizedTest(name = "{0} on {1}")

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * mpi:IMPL/SELECTION with the real Open MPI and MPICH of this machine: the command line
  * starts mpirun itself (local mode), ranks 0 and 1 are measure and mirror.
  */
+@org.junit.jupiter.api.extension.ExtendWith(BusyHost.class)
 class MpiEndToEndTest {
 
     @ParameterizedTest

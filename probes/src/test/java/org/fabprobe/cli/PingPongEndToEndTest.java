@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The whole path: CLI -> mirror process -> real libfabric -> numbers -> JSON. */
+@org.junit.jupiter.api.extension.ExtendWith(BusyHost.class)
 class PingPongEndToEndTest {
 
     @ParameterizedTest
