@@ -31,7 +31,7 @@ final class ClockCommand implements Callable<Integer> {
                         : "System.nanoTime counts ns")
                 + row("TSC", f.constantTsc() && f.nonstopTsc() ? "invariant" : "not invariant",
                         format("constant_tsc=%s nonstop_tsc=%s", f.constantTsc(), f.nonstopTsc()))
-                + row("read cost", format("%.2f ns", f.readCostNs()), "TICK1: mean of back-to-back reads")
+                + row("read cost", format("%.2f ns", f.readCostNs()), "TICK1: mean step of back-to-back reads, the longest 5 % left out")
                 + row("resolution", format("%.2f ns", f.resolutionNs()), "TICK1: the step the clock advances by")
                 + row("TICK2", format("%+.1f ppm", f.tick2ErrorPpm()), "0.1 s timed by this clock vs CLOCK_MONOTONIC");
     }
