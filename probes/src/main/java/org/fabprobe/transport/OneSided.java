@@ -45,6 +45,11 @@ public interface OneSided {
      */
     default void postFlush() {}
 
+    /** Whether an unordered write completes only at the next {@link #postFlush} (MPI's puts), not by progress. */
+    default boolean completesOnlyAtFlush() {
+        return false;
+    }
+
     /** What {@link #postFlush} does here, in words, for the record. */
     default String flushing() {
         return "nothing: a write's completion means it is complete at the target";

@@ -305,6 +305,11 @@ public final class MpiTransport implements Transport, OneSided {
     }
 
     @Override
+    public boolean completesOnlyAtFlush() {
+        return true;
+    }
+
+    @Override
     public String flushing() {
         return "MPI_Win_flush after the window's MPI_Put calls";
     }
