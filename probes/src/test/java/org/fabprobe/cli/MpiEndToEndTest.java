@@ -186,9 +186,9 @@ class MpiEndToEndTest {
         assertFalse(doc.ranges().isEmpty(), doc::toString);
         for (CompareDocument.Range row : doc.ranges()) {
             CompareDocument.Cell oS = row.sendOverheadNs(), oR = row.recvOverheadNs();
-            // a native write costs the target no call: o_r is 0 on both sides; posting one costs something on each
-            assertEquals(0, oR.raw().value(), 0, row::toString);
-            assertEquals(0, oR.mpi().value(), 0, row::toString);
+            // native writes: o_r is the target's look at its memory (tens of ns, 0 where below the clock's read
+            // cost), far below a microsecond; posting one costs something on each side
+            for (Estimate side : List.of(oR.raw(), oR.mpi())) assertTrue(side.value() >= 0 && side.value() < 1000, row::toString);
             assertTrue(oS.raw().value() > 0 && oS.mpi().value() > 0, row::toString);
             assertEquals(oS.mpi().value() - oS.raw().value(), oS.difference().value(), 1e-6 * oS.raw().value() + 1e-9, row::toString);
             assertTrue(Double.isFinite(oS.difference().ci95()), row::toString);
