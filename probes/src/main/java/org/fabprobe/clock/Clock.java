@@ -10,7 +10,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -62,6 +64,10 @@ public final class Clock {
     private static final double MIN_QUANTUM_SHARE = 0.75;
     /** No clock worth timing with advances by more than this (1 us at 1 GHz): larger steps are read costs. */
     private static final long MAX_QUANTUM_TICKS = 1000;
+    /** Below this many ticks, steps within 2 ticks of a multiple say nothing: a counter of single ticks has them too. */
+    private static final double MIN_FRACTIONAL_QUANTUM = 12, MAX_FRACTIONAL_QUANTUM = 64;
+    /** Two reads that each round down to a tick, one of them maybe a tick up to stay monotonic. */
+    private static final int STEP_TOLERANCE_TICKS = 2;
     private static final int RESOLUTION_BATCH = 256, RESOLUTION_BATCHES = 15;
     private static final long FACTS_MAX_NS = 1_000_000_000;
 
@@ -207,12 +213,12 @@ public final class Clock {
                 boolean settled = now - lastDrop >= lastDrop - start.ns();
                 if (batches >= MIN_TICK1_BATCHES && now - end >= 0 && settled) break;
             } while (true);
-            long quantum = resolutionTicks();
+            double quantum = resolutionTicks();
             Pair stop = tightestPair(RDTSC, PAIR_NS);
             double referenceNs = stop.ns() - start.ns();
             double tick2ErrorPpm = (toNs(stop.ticks() - start.ticks()) - referenceNs) / referenceNs * 1e6;
             return new ClockFacts(USE_TSC ? "tsc" : "nanotime", FALLBACK_REASON, TICKS_PER_NS, CONSTANT_TSC,
-                    NONSTOP_TSC, readCostNs, toNs(quantum), tick2ErrorPpm, CALIBRATION_MS);
+                    NONSTOP_TSC, readCostNs, quantum * nsPerTick(), tick2ErrorPpm, CALIBRATION_MS);
         } catch (Throwable t) {
             throw new AssertionError(t); // RDTSC already ran during calibration
         }
@@ -238,15 +244,17 @@ public final class Clock {
     private static long spacingSink;
 
     /**
-     * The commonest {@link #quantum} of {@value #RESOLUTION_BATCHES} short batches of spaced
+     * The median {@link #quantum} of {@value #RESOLUTION_BATCHES} short batches of spaced
      * reads. One long batch is no good: a thread that moves to the other CPU of this VM reads
      * a counter offset by half a quantum there, and such a batch reads a grid of 13 ticks
      * where each CPU's is 26. A batch takes some microseconds, and few of them move.
      */
-    private static long resolutionTicks() {
-        long[] reads = new long[RESOLUTION_BATCH], quanta = new long[RESOLUTION_BATCHES];
+    private static double resolutionTicks() {
+        long[] reads = new long[RESOLUTION_BATCH];
+        double[] quanta = new double[RESOLUTION_BATCHES];
         for (int b = 0; b < quanta.length; b++) quanta[b] = quantum(spacedReads(reads));
-        return commonest(quanta, quanta.length);
+        Arrays.sort(quanta);
+        return quanta[quanta.length / 2];
     }
 
     /** The commonest of the first {@code n} values (the smallest of equally common ones); sorts them. */
@@ -289,7 +297,7 @@ public final class Clock {
      * steps flipped between 10 ns and "0.39 ns", a precision that the medians, all multiples of
      * 10 ns, never had. A counter that advances every tick gives 1.
      */
-    static long quantum(long[] reads) {
+    static double quantum(long[] reads) {
         long[] steps = new long[reads.length - 1];
         int n = 0;
         for (int i = 1; i < reads.length; i++) if (reads[i] - reads[i - 1] >= 2) steps[n++] = reads[i] - reads[i - 1];
@@ -298,19 +306,96 @@ public final class Clock {
         // the commonest step may be a quantum less the one tick a monotonic read added before it
         for (long q = Math.min(commonest + 1, MAX_QUANTUM_TICKS); q > 1; q--) {
             boolean candidate = commonest % q == 0 || (commonest + 1) % q == 0;
-            if (candidate && onGridShare(reads, (int) q) >= MIN_QUANTUM_SHARE) return q;
+            if (candidate && onGridShare(reads, q) >= MIN_QUANTUM_SHARE) return q;
+        }
+        return fractionalQuantum(reads, steps, n); // commonest() sorted the steps
+    }
+
+    /**
+     * A quantum that is no whole number of ticks: a counter of 10 ns steps read as a TSC of
+     * 2.445 ticks/ns advances 24 or 25 ticks at a time. Found from the steps between reads,
+     * which then lie near whole multiples of it: the largest q of at least {@value
+     * #MIN_FRACTIONAL_QUANTUM} to {@value #MAX_FRACTIONAL_QUANTUM} ticks that holds {@link #MIN_QUANTUM_SHARE} of the smallest 12
+     * steps within {@value #STEP_TOLERANCE_TICKS} ticks, then refined on the grid the reads lie on; 1 where none does.
+     */
+    private static double fractionalQuantum(long[] reads, long[] sortedSteps, int n) {
+        int few = Math.min(n, 12);
+        long[] small = Arrays.copyOf(sortedSteps, few);
+        // a relative step of 0.4 / (largest small step) moves no small step by more than 0.4 ticks
+        double ratio = 1 + 0.4 / small[few - 1];
+        List<double[]> runs = new ArrayList<>(); // runs of fitting values, {from, to}
+        for (double q = MIN_FRACTIONAL_QUANTUM; q <= Math.min(MAX_FRACTIONAL_QUANTUM, small[0] + STEP_TOLERANCE_TICKS); q *= ratio) {
+            if (stepShare(small, few, q) < MIN_QUANTUM_SHARE) continue;
+            if (runs.isEmpty() || q > runs.getLast()[1] * ratio * 1.000001) runs.add(new double[] {q, q});
+            runs.getLast()[1] = q;
+        }
+        // the largest run whose value the reads' grid confirms: a multiple of the quantum can fit a few steps by chance
+        for (double[] run : runs.reversed()) {
+            double q = onGrid(reads, run[0] / ratio, run[1] * ratio);
+            if (q > 1) return q;
         }
         return 1;
     }
 
+    /**
+     * The middle of the values in [from, to] that put the most reads on one grid, searched
+     * ever finer until a step moves no read by more than 0.4 ticks over the reads' span
+     * (hundreds of quanta, which fix the quantum far better than one step does); 1 below
+     * {@link #MIN_QUANTUM_SHARE}.
+     */
+    private static double onGrid(long[] reads, double from, double to) {
+        double finest = 0.4 * from / (reads[reads.length - 1] - reads[0]), step = (to - from) / 40, best = 1, bestShare = 0;
+        while (true) {
+            double bestFrom = 0, bestTo = 0;
+            bestShare = 0;
+            for (double q = from; q <= to; q += step) {
+                double share = gridShare(reads, q);
+                if (share > bestShare) {
+                    bestShare = share;
+                    bestFrom = q;
+                }
+                if (share == bestShare) bestTo = q;
+            }
+            best = (bestFrom + bestTo) / 2;
+            if (step <= finest) break;
+            from = Math.max(from, bestFrom - step);
+            to = Math.min(to, bestTo + step);
+            step = Math.max(finest, step / 8);
+        }
+        return bestShare >= MIN_QUANTUM_SHARE ? best : 1;
+    }
+
+    /** The share of reads within {@value #STEP_TOLERANCE_TICKS} ticks above one grid of q (not a whole number of) ticks. */
+    private static double gridShare(long[] reads, double q) {
+        int bins = (int) Math.ceil(q), best = 0;
+        int[] residues = new int[bins];
+        for (long r : reads) {
+            double offset = r - reads[0];
+            residues[Math.min(bins - 1, (int) (offset - q * Math.floor(offset / q)))]++;
+        }
+        for (int grid = 0; grid < bins; grid++) {
+            int on = 0;
+            for (int d = 0; d <= STEP_TOLERANCE_TICKS; d++) on += residues[(grid + d) % bins];
+            best = Math.max(best, on);
+        }
+        return (double) best / reads.length;
+    }
+
+    /** The share of the first {@code n} steps within {@value #STEP_TOLERANCE_TICKS} ticks of a whole multiple of q. */
+    private static double stepShare(long[] steps, int n, double q) {
+        int on = 0;
+        for (int i = 0; i < n; i++) if (Math.abs(steps[i] - q * Math.rint(steps[i] / q)) <= STEP_TOLERANCE_TICKS) on++;
+        return (double) on / n;
+    }
+
     /** The share of reads at the commonest residue modulo q, or at most q/8 ticks above it. */
-    private static double onGridShare(long[] reads, int q) {
-        int[] residues = new int[q];
-        for (long r : reads) residues[(int) Math.floorMod(r - reads[0], (long) q)]++;
-        int slack = q / 8, best = 0;
+    private static double onGridShare(long[] reads, long q) {
+        int[] residues = new int[(int) q];
+        for (long r : reads) residues[(int) Math.floorMod(r - reads[0], q)]++;
+        int slack = (int) q / 8, best = 0;
         for (int grid = 0; grid < q; grid++) {
             int on = 0;
-            for (int d = 0; d <= slack; d++) on += residues[(grid + d) % q];
+            for (int d = 0; d <= slack; d++) on += residues[(grid + d) % (int) q];
             best = Math.max(best, on);
         }
         return (double) best / reads.length;

@@ -49,16 +49,17 @@ class ClockTest {
     }
 
     /**
-     * A VM whose TSC advances 26 ticks at a time and keeps reads strictly increasing (a read
-     * within the same step reads one tick more), read every {@code costTicks} ticks or so.
+     * A VM whose TSC advances {@code quantum} ticks at a time (rounded down to a tick) and keeps
+     * reads strictly increasing (a read within the same step reads one tick more), read every
+     * {@code costTicks} ticks or so.
      */
-    private static long[] coarseReads(double costTicks, long seed) {
+    private static long[] coarseReads(double quantum, double costTicks, long seed, int count) {
         java.util.Random random = new java.util.Random(seed);
-        long[] reads = new long[2001];
+        long[] reads = new long[count];
         double time = 1000;
         for (int i = 0; i < reads.length; i++) {
             time += costTicks * (0.5 + random.nextDouble());
-            long read = (long) (time / 26) * 26;
+            long read = (long) (Math.floor(time / quantum) * quantum);
             reads[i] = i > 0 && read <= reads[i - 1] ? reads[i - 1] + 1 : read;
         }
         return reads;
@@ -67,7 +68,18 @@ class ClockTest {
     @Test
     void resolutionIsTheQuantumNotAMonotonicityStep() {
         // C reads every ~23 ticks (a tenth of the steps 1 or 25), compiled Java every ~21 (a third)
-        for (double cost : new double[] {23, 21, 15, 12, 40, 300}) assertEquals(26, Clock.quantum(coarseReads(cost, 7)), "cost " + cost);
+        for (double cost : new double[] {23, 21, 15, 12, 40, 300}) assertEquals(26, Clock.quantum(coarseReads(26, cost, 7, 2001)), "cost " + cost);
+    }
+
+    @Test
+    void aQuantumOfNoWholeNumberOfTicksIsFound() {
+        // a 10 ns counter read as a TSC of 2.4454 ticks/ns (this VM: steps of 24 and 25 ticks), in Clock's batches of 256
+        // (compiled Java reads every 28 ticks here, interpreted code every 200 to 4000)
+        for (double cost : new double[] {28, 40, 300, 1500, 3000}) {
+            for (long seed = 1; seed <= 5; seed++) {
+                assertEquals(24.454, Clock.quantum(coarseReads(24.454, cost, seed, 256)), 0.05, "cost " + cost + " seed " + seed);
+            }
+        }
     }
 
     @Test
@@ -76,6 +88,8 @@ class ClockTest {
         long[] reads = new long[2001];
         for (int i = 1; i < reads.length; i++) reads[i] = reads[i - 1] + 20 + random.nextInt(11);
         assertEquals(1, Clock.quantum(reads));
+        for (int i = 1; i < reads.length; i++) reads[i] = reads[i - 1] + 200 + random.nextInt(3800);
+        assertEquals(1, Clock.quantum(reads), "read as slowly as interpreted code reads");
         // a clock that never moved within the reads says nothing finer than one tick
         assertEquals(1, Clock.quantum(new long[100]));
     }
