@@ -38,12 +38,28 @@ public final class Fabprobe {
 
     /** Fast parameterized LogP (Kielmann et al.): g(0) by saturation, o_s(m), o_r(m), g(m) per size, L, and LogGP per size range. */
     public static PLogPDocument plogp(PLogPRequest request) {
-        return MethodAnalysis.plogp(request, Steps.NONE).document();
+        return plogp(request, Steps.NONE);
+    }
+
+    /** {@link #plogp(PLogPRequest)}, telling {@code steps} before each size (over MPI outside a launcher: the ranks' own line). */
+    public static PLogPDocument plogp(PLogPRequest request, Steps steps) {
+        if (LocalRanks.needed(request.session())) {
+            return LocalRanks.measure(request.commandLine(), request.session().transport(), steps, PLogPDocument.class);
+        }
+        return MethodAnalysis.plogp(request, steps).document();
     }
 
     /** LogGP's L, o, g, G per size range from PRTT(n,d,s) round trips (Hoefler et al.), protocol changes located. */
     public static LogGPDocument logGP(LogGPRequest request) {
-        return MethodAnalysis.logGP(request, Steps.NONE).document();
+        return logGP(request, Steps.NONE);
+    }
+
+    /** {@link #logGP(LogGPRequest)}, telling {@code steps} before each size (over MPI outside a launcher: the ranks' own line). */
+    public static LogGPDocument logGP(LogGPRequest request, Steps steps) {
+        if (LocalRanks.needed(request.session())) {
+            return LocalRanks.measure(request.commandLine(), request.session().transport(), steps, LogGPDocument.class);
+        }
+        return MethodAnalysis.logGP(request, steps).document();
     }
 
     /** Culler's LogP signature: cost per request against burst length M for four delays, o_s, o_r, g, L read off, bulk o_s(n), g(n). */

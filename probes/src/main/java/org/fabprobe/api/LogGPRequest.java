@@ -50,6 +50,16 @@ public record LogGPRequest(SessionSettings session, long[] sizes, int messages, 
         return sizes.clone();
     }
 
+    /** This request as its command line, for ranks that {@link LocalRanks} starts. */
+    java.util.List<String> commandLine() {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("loggp"));
+        args.addAll(session.rankOptions());
+        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "--messages", Integer.toString(messages),
+                "--calls", calls.label(), "--op", op.label()));
+        args.addAll(sampling.options());
+        return args;
+    }
+
     /** The steps the run reports to its progress line: one per size. */
     public int steps() {
         return sizes.length;

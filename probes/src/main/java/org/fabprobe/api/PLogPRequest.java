@@ -60,6 +60,18 @@ public record PLogPRequest(SessionSettings session, long[] sizes, long adaptiveL
         return Math.max(adaptiveLimit, sizes[sizes.length - 1]);
     }
 
+    /** This request as its command line, for ranks that {@link LocalRanks} starts. */
+    java.util.List<String> commandLine() {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("plogp"));
+        args.addAll(session.rankOptions());
+        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "--adaptive-limit", Long.toString(adaptiveLimit),
+                "--calls", calls.label(), "--op", op.label()));
+        if (validate) args.add("--validate");
+        if (orderSeed != null) args.addAll(java.util.List.of("--order-seed", orderSeed.toString()));
+        args.addAll(sampling.options());
+        return args;
+    }
+
     /** The steps the run reports to its progress line: g(0), then each size > 0 (twice with validate). */
     public int steps() {
         long positive = Arrays.stream(sizes).filter(m -> m > 0).count();

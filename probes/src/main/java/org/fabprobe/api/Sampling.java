@@ -39,6 +39,12 @@ public record Sampling(double ciPercent, int batch, int maxReps, String timeCap)
         return new Sampling(ciPercent, batch, maxReps, timeCap);
     }
 
+    /** These settings as the methods' command-line options. */
+    java.util.List<String> options() {
+        return java.util.List.of("--ci", Double.toString(ciPercent), "--batch", Integer.toString(batch), "--max-reps",
+                Integer.toString(maxReps), "--time-cap", timeCap);
+    }
+
     /** The sampler these settings make. */
     public Sampler sampler() {
         return new Sampler(ciPercent / 100, Sampler.DEFAULT_FLOOR_NS, batch, 4, maxReps, Durations.parse(timeCap).toNanos());

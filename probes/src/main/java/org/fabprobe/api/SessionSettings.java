@@ -46,6 +46,14 @@ public record SessionSettings(String transport, String peer, Path secretFile, bo
         return new SessionSettings(transport, null, null, false, Duration.ofSeconds(5), null, null);
     }
 
+    /** The options of a run as two local MPI ranks ({@link LocalRanks}): transport, timeout, CPUs; a peer has no place there. */
+    java.util.List<String> rankOptions() {
+        java.util.List<String> options = new java.util.ArrayList<>(java.util.List.of("-t", transport, "--timeout",
+                timeout.toMillis() + "ms"));
+        if (cpus != null) options.addAll(java.util.List.of("--cpus", cpus[0] + "," + cpus[1]));
+        return options;
+    }
+
     /** What the mirror is told to run. */
     public SessionSpec spec(long largestMessage, int depth, Schedule schedule) {
         return new SessionSpec(transport, largestMessage, depth, timeout, cpus == null ? -1 : cpus[1], schedule);

@@ -35,6 +35,11 @@ public final class SizeList {
         return sizes.stream().mapToLong(Long::longValue).toArray();
     }
 
+    /** Sizes as {@link #parse} reads them back: bytes, comma-separated. */
+    public static String format(long[] sizes) {
+        return java.util.Arrays.stream(sizes).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(","));
+    }
+
     public static long size(String text) {
         String s = text.trim().toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
         long unit = 1;

@@ -6,7 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.fabprobe.FabprobeException;
+import org.fabprobe.Progress;
+import org.fabprobe.api.Durations;
+import org.fabprobe.api.Fabprobe;
+import org.fabprobe.api.LogGPRequest;
+import org.fabprobe.api.PLogPRequest;
+import org.fabprobe.api.Sampling;
+import org.fabprobe.api.SessionSettings;
+import org.fabprobe.api.SizeList;
+import org.fabprobe.launch.Session;
+import org.fabprobe.pattern.PingPong;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.method.CompareAnalysis;
 import org.fabprobe.result.CompareDocument;
@@ -24,8 +33,9 @@ import picocli.CommandLine.Option;
 /**
  * `fabprobe compare`: one method on a raw transport and on MPI over the same transport; per
  * common size range raw, MPI and the difference (the MPI library's own overhead), each with its 95 %
- * uncertainty. It runs the two measurements as the ordinary commands would (raw in local
- * mode, MPI as two ranks under mpirun) and takes their typed documents.
+ * uncertainty. It runs the two measurements through the Java API, as the ordinary commands
+ * would (raw against a local mirror, MPI as two local ranks; or both between a launcher's
+ * ranks), and takes their typed documents.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Raw transport vs MPI over the same transport: L, o_s, o_r, g, G of both and their difference",
@@ -126,16 +136,29 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Runs the method as its own command would, in this process, and takes its typed document ({@link Delivery}). */
+    /**
+     * Runs the method through the Java API, as its own command would: against a local mirror, or
+     * as two local MPI ranks, or between this launcher's ranks. Null on a rank other than measure.
+     */
     private MethodDocument measure(String transport, String callStyle) {
-        List<String> args = new ArrayList<>(List.of(method, "-t", transport, "-s", sizes, "--timeout", timeout,
-                "--calls", callStyle, "--op", op));
-        if (quiet) args.add("--quiet");
-        Delivery.Measured run = Delivery.measure(args);
-        int code = run.exitCode();
-        if (code != 0) throw new FabprobeException(code, "compare: the " + method + " run on " + transport + " failed (exit " + code + ")");
-        if (MpiWorld.currentRank() > 0) return null; // not rank 0: nothing to read
-        return (MethodDocument) run.document();
+        SessionSettings session = new SessionSettings(transport, null, null, false, Durations.parse(timeout), null, null);
+        long[] sizeList = SizeList.parse(sizes);
+        PingPong.Calls callsOn = PingPong.Calls.valueOf(callStyle.toUpperCase(java.util.Locale.ROOT));
+        Op operation = Op.parse(op);
+        try {
+            if (method.equals("plogp")) {
+                var request = new PLogPRequest(session, sizeList, PLogPRequest.of(transport).adaptiveLimit(), false, null,
+                        Sampling.defaults(), callsOn, operation);
+                return Fabprobe.plogp(request, Progress.start("plogp " + transport, request.steps(), quiet));
+            }
+            var request = new LogGPRequest(session, sizeList, LogGPRequest.of(transport).messages(), Sampling.defaults(), callsOn,
+                    operation);
+            return Fabprobe.logGP(request, Progress.start("loggp " + transport, request.steps(), quiet));
+        } catch (Session.NotMeasure e) {
+            return null; // a mirror or idle rank: rank 0 reads the documents
+        } finally {
+            Progress.end();
+        }
     }
 
     /** What o_s means on each side, for the table and the JSON. */

@@ -97,6 +97,30 @@ class MethodsApiTest {
         assertTrue(doc.parameters().getFirst().sendOverheadNs().value() > 0, doc.parameters()::toString);
     }
 
+    @Test
+    void plogpOverMpiRunsAsTwoLocalRanks() {
+        // MPI starts once per process: outside a launcher the API starts two ranks of its own and reads rank 0's document
+        PLogPDocument doc = Fabprobe.plogp(PLogPRequest.of("mpi:openmpi/ucx:posix,cma").sizes(0, 64, 1024).adaptiveLimit(0)
+                .sampling(CHEAP));
+        assertDocument(doc, PLogPDocument.SCHEMA, "plogp");
+        assertEquals("mpi:openmpi/ucx:posix,cma", doc.header().transport());
+        assertEquals("blocking", doc.header().settings().method().calls(), "MPI's default calls");
+        assertEquals(List.of(0L, 64L, 1024L), doc.header().settings().sizes());
+        for (PLogPDocument.Size s : doc.sizes()) assertTrue(s.oSNs().median() > 0 && s.rttNs().median() > 0, s.toString());
+    }
+
+    @Test
+    void requestsCrossToRanksAsTheirCommandLines() {
+        PLogPRequest plogp = PLogPRequest.of("mpi:mpich/ucx:tcp").sizes(0, 4096).adaptiveLimit(8192).op(Op.WRITE)
+                .sampling(Sampling.defaults().maxReps(300));
+        assertEquals(List.of("plogp", "-t", "mpi:mpich/ucx:tcp", "--timeout", "5000ms", "-s", "0,4096", "--adaptive-limit",
+                "8192", "--calls", "nonblocking", "--op", "write", "--ci", "5.0", "--batch", "20", "--max-reps", "300",
+                "--time-cap", "100ms"), plogp.commandLine());
+        assertEquals(List.of("loggp", "-t", "mpi:openmpi", "--timeout", "5000ms", "-s", "8", "--messages", "4", "--calls",
+                "blocking", "--op", "send", "--ci", "5.0", "--batch", "20", "--max-reps", "1000", "--time-cap", "100ms"),
+                LogGPRequest.of("mpi:openmpi").sizes(8).messages(4).commandLine());
+    }
+
     /** The document is what --json writes: it validates against its schema. */
     private static void assertDocument(MethodDocument doc, String schema, String command) {
         assertEquals(schema, doc.schema());
