@@ -67,8 +67,22 @@ public final class CompareReport {
             b.append("–  the 95 % uncertainty is larger than the value (raw, MPI: not resolved by this run; MPI - raw:"
                     + " not told from 0); the JSON has the numbers.\n");
         }
+        if (b.toString().lines().anyMatch(CompareReport::hasBareValue)) {
+            b.append("A value without ± has no uncertainty of its own: g past the first range (Table 1 reads it off the"
+                    + " range's line at 1 B), or a line through two sizes.\n");
+        }
         for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();
+    }
+
+    /** A parameter row with a number that has no ± (the per-size rows are plain medians by design). */
+    static boolean hasBareValue(String line) {
+        if (!line.matches("^(L|o_s|o_r|g|G|pLogP L) .*")) return false;
+        String[] columns = line.substring(12).trim().split(" {2,}");
+        for (int i = 0; i < Math.min(3, columns.length); i++) {
+            if (columns[i].matches("-?[0-9.]+")) return true;
+        }
+        return false;
     }
 
     private static String steps(CompareDocument.Range r) {
