@@ -216,7 +216,7 @@ public final class CompareAnalysis {
                     g1 = atOne;
                     latency = pLatency.plus(g1).minus(oS).minus(oR);
                 }
-                Estimate gapAtOne = sets.isEmpty() ? g1 : new Estimate(atOne.value(), Double.NaN);
+                Estimate gapAtOne = sets.isEmpty() ? g1 : new Estimate(atOne.value(), line == null ? Double.NaN : line.interceptCi95());
                 Estimate slope = line == null ? ParameterSet.NOT_MEASURED : new Estimate(line.slope(), line.slopeCi95());
                 sets.add(new ParameterSet(range[0], range[1], latency, oS, oR, gapAtOne, slope));
             }

@@ -435,8 +435,10 @@ public final class PLogPMethod {
         for (int i = 0; i <= cuts.length; i++) {
             int to = i < cuts.length ? cuts[i] : x.length;
             SizeParams start = positive.get(from);
-            // g + (m-1) G: g is g(1) (Table 1); above a switch, the range's line at 1 byte
-            Estimate gap = i == 0 ? g1 : new Estimate(Segments.fit(x, g, from, to).at(1), Double.NaN);
+            // g + (m-1) G: g is g(1) (Table 1); above a switch, the range's line at 1 byte, with the
+            // uncertainty of that extrapolation (a narrow range far from 1 byte: not resolved)
+            Segments.Line line = Segments.fit(x, g, from, to);
+            Estimate gap = i == 0 ? g1 : new Estimate(line.at(1), line.interceptCi95());
             sets.add(new ParameterSet(x[from], x[to - 1], latency, start.sendOverhead().median(),
                     start.recvOverhead().median(), gap, slope(x, g, from, to)));
             from = to;

@@ -68,8 +68,7 @@ public final class CompareReport {
                     + " not told from 0); the JSON has the numbers.\n");
         }
         if (b.toString().lines().anyMatch(CompareReport::hasBareValue)) {
-            b.append("A value without ± has no uncertainty of its own: g past the first range (Table 1 reads it off the"
-                    + " range's line at 1 B), or a line through two sizes.\n");
+            b.append("A value without ± has no uncertainty of its own: a line through two sizes.\n");
         }
         for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();

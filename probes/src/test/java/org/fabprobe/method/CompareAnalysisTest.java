@@ -53,7 +53,9 @@ class CompareAnalysisTest {
             assertEquals(own.sendOverheadNs(), row.sendOverheadNs().mpi(), context);
             assertEquals(own.latencyNs(), row.latencyNs().mpi(), context);
             assertEquals(own.gapPerByteNs(), row.gapPerByteNs().mpi(), context);
-            assertEquals(own.gapNs(), row.gapNs().mpi(), context);
+            // (the fixtures predate g's uncertainty past the first range: the value is plogp's, the interval is new)
+            if (i == 0) assertEquals(own.gapNs(), row.gapNs().mpi(), context);
+            else assertEquals(own.gapNs().value(), row.gapNs().mpi().value(), 1e-9 * Math.abs(own.gapNs().value()), context);
             // raw over the same sizes: its G is the slope of raw's g(m) over exactly the range's sizes
             double rawSlope = (slope(r.raw(), row.fromBytes(), row.toBytes()).value()
                     + slope(r.rawAgain(), row.fromBytes(), row.toBytes()).value()) / 2;
