@@ -68,7 +68,8 @@ public final class CompareReport {
                     + " not told from 0); the JSON has the numbers.\n");
         }
         if (b.toString().lines().anyMatch(CompareReport::hasBareValue)) {
-            b.append("A value without ± has no uncertainty of its own: a line through two sizes.\n");
+            b.append("A value without ± has no uncertainty of its own (a line through two sizes, or a raw run whose line"
+                    + " came out flat): read it against raw drift.\n");
         }
         for (String f : doc.flags()) b.append("FLAG ").append(f).append('\n');
         return b.toString();
