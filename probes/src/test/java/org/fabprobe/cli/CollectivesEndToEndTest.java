@@ -44,52 +44,51 @@ class CollectivesEndToEndTest {
                 "--json", json.toString(), "--csv", csv.toString());
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().contains("alltoall") && run.out().contains("r_inf MB/s"), run::toString);
-        Map<?, ?> doc;
+        CollectivesDocument doc = Schemas.validated(json, CollectivesDocument.class);
         List<String> csvLines;
         try {
-            doc = (Map<?, ?>) Schemas.validated(Files.readString(json));
             csvLines = Files.readAllLines(csv);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
-        assertEquals(CollectivesReport.SCHEMA, doc.get("schema"));
-        Map<?, ?> facts = (Map<?, ?>) doc.get("transport_facts");
+        assertEquals(CollectivesReport.SCHEMA, doc.schema());
+        Map<String, String> facts = doc.transportFacts();
         String impl = transport.substring(4, transport.indexOf('/'));
         assertEquals(impl, facts.get("mpi"), facts::toString);
         assertTrue(String.valueOf(facts.get("library")).contains(impl.equals("openmpi") ? "Open MPI" : "MPICH"), facts::toString);
         if (impl.equals("openmpi")) assertEquals("self,vader", facts.get("env.OMPI_MCA_btl"), facts::toString);
         else assertEquals("posix,cma,self", facts.get("env.UCX_TLS"), facts::toString);
-        assertNotNull(doc.get("clock"));
-        assertEquals(List.of(2.0, 3.0), ((List<?>) doc.get("runs")).stream().map(r -> ((Map<?, ?>) r).get("procs")).toList());
+        assertNotNull(doc.clock());
+        assertEquals(List.of(2, 3), doc.runs().stream().map(CollectivesDocument.Run::procs).toList());
 
-        List<?> results = (List<?>) doc.get("results");
+        List<CollectivesDocument.Result> results = doc.results();
         assertEquals(OPS.size() * 2, results.size(), doc::toString);
         List<String> seen = new ArrayList<>();
         int points = 0;
-        for (Object o : results) {
-            Map<?, ?> r = (Map<?, ?>) o;
-            String op = (String) r.get("operation");
-            double procs = number(r.get("procs"));
+        for (CollectivesDocument.Result r : results) {
+            String op = r.operation();
+            int procs = r.procs();
             seen.add(op);
-            List<?> sizes = (List<?>) r.get("sizes");
+            List<CollectivesDocument.Point> sizes = r.sizes();
             points += sizes.size();
             String where = op + " p=" + procs + ": " + r;
-            for (Object s : sizes) {
-                Map<?, ?> time = (Map<?, ?>) ((Map<?, ?>) s).get("time_ns");
-                double size = number(((Map<?, ?>) s).get("size_bytes")), median = number(time.get("median"));
+            for (CollectivesDocument.Point s : sizes) {
+                Summary time = s.timeNs();
+                long size = s.sizeBytes();
+                double median = time.median();
                 // no data may take no time (n = 0), anything else takes time, and less than a second
                 assertTrue(median >= 0 && median < 1e9 && (size == 0 || median > 0), where);
-                assertTrue(number(time.get("min")) <= median && median <= number(time.get("p99")), where);
+                assertTrue(time.min() <= median && median <= time.p99(), where);
                 if (op.equals("reduce") || op.equals("scan")) assertEquals(0, size % 8, where);
             }
             if (op.equals("barrier")) {
                 assertEquals(1, sizes.size(), where);
-                assertTrue(number(r.get("t0_ns")) > 0, where);
-                assertEquals(List.of(), r.get("hockney"), where);
+                assertTrue(r.t0Ns() != null && r.t0Ns() > 0, where); // absent reads null, a written null NaN
+                assertEquals(List.of(), r.hockney(), where);
             } else {
                 assertEquals(3, sizes.size(), where);
                 // 1K and 64K only (n = 0 is not fitted): two points, no fit
-                assertEquals(List.of(), r.get("hockney"), where);
+                assertEquals(List.of(), r.hockney(), where);
             }
             // MPICH's ranks poll without yielding: oversubscribed, each call takes scheduler time slices
             boolean timesMeanSomething = impl.equals("openmpi") || procs <= Runtime.getRuntime().availableProcessors();
@@ -118,20 +117,14 @@ class CollectivesEndToEndTest {
                     "-s", "1K,16K,256K", "--batch", "10", "--max-reps", "20", "--time-cap", "20ms", "--jit-warmup", "100ms",
                     "--json", json.toString());
             assertEquals(0, run.exitCode(), run::toString);
-            Map<?, ?> doc = (Map<?, ?>) Schemas.validated(Files.readString(json));
-            List<?> results = (List<?>) doc.get("results");
-            assertEquals(2, results.size(), doc::toString);
-            for (Object o : results) {
-                List<?> fits = (List<?>) ((Map<?, ?>) o).get("hockney");
-                assertFalse(fits.isEmpty(), o::toString);
-                Map<?, ?> f = (Map<?, ?>) fits.getFirst();
-                for (String k : List.of("from_bytes", "to_bytes", "points", "t0_ns", "t0_err_ns", "r_inf_mb_s",
-                        "n_half_bytes", "aggregate_r_inf_mb_s", "rms_rel_residual")) {
-                    assertTrue(f.containsKey(k), k + " missing: " + f);
-                }
+            // the schema requires every field of a range (from_bytes .. rms_rel_residual), null where it has no value
+            CollectivesDocument doc = Schemas.validated(json, CollectivesDocument.class);
+            assertEquals(2, doc.results().size(), doc::toString);
+            for (CollectivesDocument.Result r : doc.results()) {
+                assertFalse(r.hockney().isEmpty(), r::toString);
+                // collectives' own field: an absent one reads null, a written null NaN
+                assertNotNull(r.hockney().getFirst().aggregateRInfMbS(), r::toString);
             }
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
         } finally {
             json.toFile().delete();
         }
@@ -183,15 +176,10 @@ class CollectivesEndToEndTest {
         assertEquals(ExitCode.USAGE, one.exitCode(), one::toString);
     }
 
-    private static double minAt(List<?> sizes, long size) {
-        for (Object s : sizes) {
-            Map<?, ?> m = (Map<?, ?>) s;
-            if (number(m.get("size_bytes")) == size) return number(((Map<?, ?>) m.get("time_ns")).get("min"));
+    private static double minAt(List<CollectivesDocument.Point> sizes, long size) {
+        for (CollectivesDocument.Point s : sizes) {
+            if (s.sizeBytes() == size) return s.timeNs().min();
         }
         throw new AssertionError("no size " + size + " in " + sizes);
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.fabprobe.ExitCode;
 import org.fabprobe.report.MultiPairReport;
+import org.fabprobe.result.MultiPairDocument;
+import org.fabprobe.result.ResultJson;
+import org.fabprobe.result.Schemas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,17 +41,17 @@ class MultiPairEndToEndTest {
             assertEquals(0, run.exitCode(), run::toString);
             assertEquals(1, LauncherModeTest.occurrences(run.out(), "fabprobe multipair "), "one table, rank 0's: " + run);
             assertTrue(run.out().contains("Hager-Wellein fit") && run.out().contains("B_r = "), run::toString);
-            Map<?, ?> doc = validDocument(read(json));
-            Map<?, ?> model = (Map<?, ?>) doc.get("model");
+            MultiPairDocument doc = validDocument(read(json));
+            MultiPairDocument.Model model = doc.model();
             assertNotNull(model, doc::toString);
-            for (String k : List.of("chunk_bytes", "raw_bandwidth_mb_s", "raw_bandwidth_err_mb_s", "t1_ns", "t1_err_ns", "rms_rel_residual")) {
-                assertTrue(model.get(k) instanceof Number n && Double.isFinite(n.doubleValue()), k + " not finite: " + model);
-            }
-            assertTrue(number(model.get("raw_bandwidth_mb_s")) > 0, model::toString);
-            if (Boolean.TRUE.equals(model.get("chunk_resolved"))) {
-                assertTrue(model.get("chunk_err_bytes") instanceof Number, model::toString);
-            }
-            assertEquals(7.0, number(model.get("points")), model::toString);
+            // a null (no value) reads back as NaN
+            Map.of("chunk_bytes", model.chunkBytes(), "raw_bandwidth_mb_s", model.rawBandwidthMbS(),
+                    "raw_bandwidth_err_mb_s", model.rawBandwidthErrMbS(), "t1_ns", model.t1Ns(), "t1_err_ns", model.t1ErrNs(),
+                    "rms_rel_residual", model.rmsRelResidual())
+                    .forEach((k, v) -> assertTrue(Double.isFinite(v), k + " not finite: " + model));
+            assertTrue(model.rawBandwidthMbS() > 0, model::toString);
+            if (model.chunkResolved()) assertFalse(Double.isNaN(model.chunkErrBytes()), model::toString);
+            assertEquals(7, model.points(), model::toString);
             List<String> lines;
             try {
                 lines = Files.readAllLines(csv);
@@ -65,8 +68,8 @@ class MultiPairEndToEndTest {
     void localModeStartsFourRanksItself() {
         CliRun run = CliRun.of(args("--json", "-"));
         assertEquals(0, run.exitCode(), run::toString);
-        Map<?, ?> doc = validDocument(run.out().strip());
-        assertEquals("ranks 4", ((Map<?, ?>) doc.get("settings")).get("launch"), doc::toString);
+        MultiPairDocument doc = validDocument(run.out().strip());
+        assertEquals("ranks 4", doc.header().settings().launch(), doc::toString);
     }
 
     @Test
@@ -92,33 +95,34 @@ class MultiPairEndToEndTest {
     }
 
     /** The fabprobe.multipair/2 document: its fields, their types, and eq. (6) against the loop times. */
-    private static Map<?, ?> validDocument(String text) {
-        Map<?, ?> doc = org.fabprobe.result.Schemas.validated(text);
-        assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
-        assertEquals("multipair", doc.get("command"));
-        assertEquals("mpi:openmpi/ob1:vader", doc.get("transport"));
-        assertEquals(2.0, number(doc.get("pairs")), doc::toString);
-        for (String k : List.of("transport_facts", "settings", "host", "clock")) assertTrue(doc.get(k) instanceof Map, k);
-        assertEquals("self,vader", ((Map<?, ?>) doc.get("transport_facts")).get("env.OMPI_MCA_btl"));
-        List<?> sizes = (List<?>) doc.get("sizes");
+    private static MultiPairDocument validDocument(String text) {
+        MultiPairDocument doc = Schemas.validated(text, MultiPairDocument.class);
+        assertEquals(MultiPairReport.SCHEMA, doc.schema());
+        assertEquals("multipair", doc.command());
+        assertEquals("mpi:openmpi/ob1:vader", doc.transport());
+        assertEquals(2, doc.pairs(), doc::toString);
+        assertNotNull(doc.transportFacts(), "transport_facts");
+        assertNotNull(doc.header().settings(), "settings");
+        assertNotNull(doc.host(), "host");
+        assertNotNull(doc.clock(), "clock");
+        assertEquals("self,vader", doc.transportFacts().get("env.OMPI_MCA_btl"));
+        List<MultiPairDocument.Size> sizes = doc.sizes();
         assertEquals(SIZES.length, sizes.size(), doc::toString);
         for (int i = 0; i < SIZES.length; i++) {
-            Map<?, ?> s = (Map<?, ?>) sizes.get(i);
-            String where = s.toString();
-            assertEquals(SIZES[i], (long) number(s.get("size_bytes")), where);
-            assertEquals(REPS[i], (long) number(s.get("repetitions")), where);
-            assertEquals(3.0, number(s.get("samples")), where);
-            Map<?, ?> loop = (Map<?, ?>) s.get("loop_ns");
-            double min = number(loop.get("min")), median = number(loop.get("median")), max = number(loop.get("max"));
+            MultiPairDocument.Size s = sizes.get(i);
+            String where = ResultJson.write(s); // the record's own toString hides its arrays
+            assertEquals(SIZES[i], s.sizeBytes(), where);
+            assertEquals(REPS[i], s.repetitions(), where);
+            assertEquals(3, s.samples(), where);
+            double min = s.loopNs().min(), median = s.loopNs().median(), max = s.loopNs().max();
             // 4 n x bytes cross in the loop; faster than 100 GB/s would be no measurement, slower than a minute broken
             assertTrue(min > 4.0 * REPS[i] * SIZES[i] / 100 && min <= median && median <= max && max < 60e9, where);
-            assertEquals(3, ((List<?>) s.get("sample_loop_ns")).size(), where);
-            assertEquals(2, ((List<?>) s.get("pair_loop_ns")).size(), where);
-            assertEquals(4e3 * SIZES[i] * REPS[i] / median, number(s.get("aggregated_bandwidth_mb_s")),
-                    1e-9 * number(s.get("aggregated_bandwidth_mb_s")), where);
-            assertEquals(Boolean.TRUE, s.get("fitted"), where);
+            assertEquals(3, s.sampleLoopNs().length, where);
+            assertEquals(2, s.pairLoopNs().length, where);
+            assertEquals(4e3 * SIZES[i] * REPS[i] / median, s.aggregatedBandwidthMbS(), 1e-9 * s.aggregatedBandwidthMbS(), where);
+            assertTrue(s.fitted(), where);
         }
-        assertTrue(doc.get("notes") instanceof List<?>, doc::toString);
+        assertNotNull(doc.notes(), doc::toString);
         return doc;
     }
 
@@ -128,9 +132,5 @@ class MultiPairEndToEndTest {
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }

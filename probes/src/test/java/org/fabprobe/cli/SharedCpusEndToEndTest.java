@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Supplier;
+import org.fabprobe.result.MatrixDocument;
+import org.fabprobe.result.MultiPairDocument;
 import org.fabprobe.result.Schemas;
+import org.fabprobe.result.SharedCpus;
 import org.fabprobe.runtime.CpuAffinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +31,8 @@ class SharedCpusEndToEndTest {
                     "--bandwidth-reps", "5", "--timeout", "60s", "--json", json.toString());
         }
         assertEquals(0, run.exitCode(), run::toString);
-        assertShared(run, "fabprobe matrix", Files.readString(json));
+        String doc = Files.readString(json);
+        assertShared(run, "fabprobe matrix", doc, () -> Schemas.validated(doc, MatrixDocument.class).sharedCpus());
     }
 
     @Test
@@ -41,19 +45,20 @@ class SharedCpusEndToEndTest {
                     "--reps", "20", "--samples", "2", "--warmup", "2", "--jit-warmup", "50ms", "--json", json.toString());
         }
         assertEquals(0, run.exitCode(), run::toString);
-        assertShared(run, "fabprobe multipair", Files.readString(json));
+        String doc = Files.readString(json);
+        assertShared(run, "fabprobe multipair", doc, () -> Schemas.validated(doc, MultiPairDocument.class).sharedCpus());
     }
 
-    private static void assertShared(CliRun run, String command, String doc) {
+    /** {@code sharedCpus} validates {@code doc} and reads its shared_cpus (each command has its own document type). */
+    private static void assertShared(CliRun run, String command, String doc, Supplier<List<SharedCpus>> sharedCpus) {
         String firstLine = run.out().lines().findFirst().orElse("");
         assertTrue(firstLine.startsWith(command) && firstLine.contains("ranks share CPUs: 2 ranks on 1 CPU of "), run::toString);
         assertTrue(run.out().contains("flag: SHARED CPUS: "), run::toString);
-        Map<String, Object> parsed = Schemas.validated(doc);
-        List<?> shared = (List<?>) parsed.get("shared_cpus");
+        List<SharedCpus> shared = sharedCpus.get();
         assertEquals(1, shared.size(), doc);
-        Map<?, ?> host = (Map<?, ?>) shared.getFirst();
-        assertEquals(2, ((Number) host.get("ranks")).intValue(), doc);
-        assertEquals(1, ((Number) host.get("cpus")).intValue(), doc);
-        assertEquals(1, ((Number) host.get("at_once")).intValue(), doc);
+        SharedCpus host = shared.getFirst();
+        assertEquals(2, host.ranks(), doc);
+        assertEquals(1, host.cpus(), doc);
+        assertEquals(1, host.atOnce(), doc);
     }
 }

@@ -41,22 +41,22 @@ class MultiPairReportTest {
     @Test
     void twoPairsAreFittedAndWritten() {
         MultiPairReport.Context c = context(2, 32 << 10);
-        Map<?, ?> doc = Schemas.validated(MultiPairReport.json(c));
-        assertEquals(MultiPairReport.SCHEMA, doc.get("schema"));
-        Map<?, ?> model = (Map<?, ?>) doc.get("model");
-        assertEquals(32768.0, num(model.get("from_bytes")));
-        assertEquals(8.0, num(model.get("points"))); // 32 KiB .. 4 MiB
-        assertEquals(200_000, num(model.get("chunk_bytes")), 200);
-        assertEquals(3000, num(model.get("raw_bandwidth_mb_s")), 1);
-        assertEquals(1500, num(model.get("t1_ns")), 2);
-        List<?> sizes = (List<?>) doc.get("sizes");
-        Map<?, ?> first = (Map<?, ?>) sizes.getFirst(), last = (Map<?, ?>) sizes.getLast();
-        assertEquals(Boolean.FALSE, first.get("fitted"));
-        assertFalse(first.containsKey("model_bandwidth_mb_s"));
+        MultiPairDocument doc = Schemas.validated(MultiPairReport.json(c), MultiPairDocument.class);
+        assertEquals(MultiPairReport.SCHEMA, doc.schema());
+        MultiPairDocument.Model model = doc.model();
+        assertEquals(32768, model.fromBytes());
+        assertEquals(8, model.points()); // 32 KiB .. 4 MiB
+        assertEquals(200_000, model.chunkBytes(), 200);
+        assertEquals(3000, model.rawBandwidthMbS(), 1);
+        assertEquals(1500, model.t1Ns(), 2);
+        MultiPairDocument.Size first = doc.sizes().getFirst(), last = doc.sizes().getLast();
+        assertFalse(first.fitted());
+        // an absent model_bandwidth_mb_s reads back null (a written null would read NaN)
+        assertNull(first.modelBandwidthMbS(), "not fitted: no model_bandwidth_mb_s");
         // eq. (6): 4 x n / T_b, in MB/s, against the model's own curve at the same point
         double b = 4.0 * (4 << 20) * 10 / TRUTH.loopTimeNs(4 << 20, 10) * 1e3;
-        assertEquals(b, num(last.get("aggregated_bandwidth_mb_s")), 1e-9 * b);
-        assertEquals(b, num(last.get("model_bandwidth_mb_s")), 1e-3 * b);
+        assertEquals(b, last.aggregatedBandwidthMbS(), 1e-9 * b);
+        assertEquals(b, last.modelBandwidthMbS(), 1e-3 * b);
         String table = MultiPairReport.table(c);
         assertTrue(table.contains("C   = ") && table.contains("B_r = ") && table.contains("T_1 = "), table);
         String[] csv = MultiPairReport.csv(c).split("\n");
@@ -68,11 +68,11 @@ class MultiPairReportTest {
     void otherPairCountsAreReportedNotFitted() {
         MultiPairReport.Context c = context(3, 1);
         assertTrue(c.fit().isEmpty());
-        Map<?, ?> doc = Schemas.validated(MultiPairReport.json(c));
-        assertNull(doc.get("model"));
-        Map<?, ?> first = (Map<?, ?>) ((List<?>) doc.get("sizes")).getFirst();
+        MultiPairDocument doc = Schemas.validated(MultiPairReport.json(c), MultiPairDocument.class);
+        assertNull(doc.model());
+        MultiPairDocument.Size first = doc.sizes().getFirst();
         // 2k x n / T_b with k = 3
-        assertEquals(6.0 * 1024 * 1000 / TRUTH.loopTimeNs(1024, 1000) * 1e3, num(first.get("aggregated_bandwidth_mb_s")), 1e-6);
+        assertEquals(6.0 * 1024 * 1000 / TRUTH.loopTimeNs(1024, 1000) * 1e3, first.aggregatedBandwidthMbS(), 1e-6);
     }
 
     @Test
@@ -87,10 +87,5 @@ class MultiPairReportTest {
         assertEquals(3, last.disturbedSamples());
         assertEquals(2, last.remeasured());
         assertEquals(0, MultiPairReport.document(c).sizes().getFirst().disturbedSamples());
-    }
-
-    /** Jackson reads whole numbers as Integer or Long, the others as Double. */
-    private static double num(Object value) {
-        return ((Number) value).doubleValue();
     }
 }

@@ -2,6 +2,8 @@ package org.fabprobe.report;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +13,7 @@ import org.fabprobe.api.RunFacts;
 import org.fabprobe.clock.ClockFacts;
 import org.fabprobe.model.HockneyFit;
 import org.fabprobe.model.Summary;
+import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.Host;
 import org.fabprobe.result.PeerSettings;
 import org.fabprobe.result.PingPongDocument;
@@ -64,50 +67,62 @@ class PingPongReportTest {
 
     @Test
     void jsonReadsBackWithTheDocumentedSchema() {
-        Map<?, ?> doc = Schemas.plain(ResultJson.write(result().document()));
+        String json = ResultJson.write(result().document());
+        PingPongDocument doc = ResultJson.read(json, PingPongDocument.class);
+        // the field names and their order are the documented layout, which only the JSON text shows
+        JsonNode tree = ResultJson.tree(json);
         assertEquals(List.of("schema", "tool", "command", "transport", "transport_facts", "settings", "host", "mirror_host", "clock",
-                "started_at", "wall_seconds", "sizes", "hockney", "flags"), List.copyOf(doc.keySet()));
-        assertEquals("fabprobe.pingpong/4", doc.get("schema"));
-        assertEquals("ofi:shm", doc.get("transport"));
-        assertEquals("node\"7", ((Map<?, ?>) doc.get("host")).get("hostname"));
-        assertEquals(1.25, doc.get("wall_seconds"));
+                "started_at", "wall_seconds", "sizes", "hockney", "flags"), names(tree));
+        assertEquals("fabprobe.pingpong/4", doc.schema());
+        assertEquals("ofi:shm", doc.transport());
+        assertEquals("node\"7", doc.host().hostname());
+        assertEquals(1.25, doc.wallSeconds());
 
-        Map<?, ?> clock = (Map<?, ?>) doc.get("clock");
         assertEquals(List.of("source", "fallback_reason", "ticks_per_ns", "constant_tsc", "nonstop_tsc", "read_cost_ns",
-                "resolution_ns", "tick2_error_ppm", "calibration_ms"), List.copyOf(clock.keySet()));
-        assertEquals(11.0, clock.get("read_cost_ns"));
+                "resolution_ns", "tick2_error_ppm", "calibration_ms"), names(tree.path("clock")));
+        assertEquals(11.0, doc.clock().readCostNs());
 
-        Map<?, ?> settings = (Map<?, ?>) doc.get("settings");
-        assertEquals(List.of(0.0, 8.0, 1048576.0), settings.get("sizes"));
+        PingPongDocument.Settings settings = doc.header().settings();
+        assertEquals(List.of(0L, 8L, 1048576L), settings.sizes());
         assertEquals(List.of("sizes", "warmup", "repetitions", "calls", "op", "jit_warmup_round_trips_max", "timeout_ms", "cpus",
-                "source_address", "meeting"), List.copyOf(settings.keySet()), "the session's settings follow the command's, flat");
-        assertEquals("0,1", settings.get("cpus"));
+                "source_address", "meeting"), names(tree.path("settings")), "the session's settings follow the command's, flat");
+        assertEquals("0,1", settings.peer().cpus());
 
-        List<?> sizes = (List<?>) doc.get("sizes");
+        List<PingPongDocument.Size> sizes = doc.sizes();
         assertEquals(3, sizes.size());
-        Map<?, ?> eight = (Map<?, ?>) sizes.get(1);
+        PingPongDocument.Size eight = sizes.get(1);
         assertEquals(List.of("size_bytes", "repetitions", "half_rtt_ns", "median_ci95_ns", "outliers", "bandwidth_mb_s", "wall_ms",
                 "remeasured", "disturbed", "gap_ms", "stalled"),
-                List.copyOf(eight.keySet()));
-        assertEquals(8.0, eight.get("size_bytes"));
-        assertEquals(3.0, eight.get("median_ci95_ns"));
-        assertTrue(((Map<?, ?>) sizes.get(0)).get("median_ci95_ns") == null, "no interval: null");
-        assertEquals(20.5, eight.get("bandwidth_mb_s"));
-        assertEquals(Map.of("min", 330.0, "median", 390.0, "p99", 450.0, "max", 2000.0, "mean", 395.0, "stddev", 20.0, "ci95", 4.0),
-                eight.get("half_rtt_ns"));
-        Map<?, ?> single = (Map<?, ?>) ((Map<?, ?>) sizes.get(0)).get("half_rtt_ns");
-        assertTrue(single.containsKey("stddev") && single.get("stddev") == null, "NaN spread must be null");
+                names(tree.path("sizes").path(1)));
+        assertEquals(8, eight.sizeBytes());
+        assertEquals(3.0, eight.medianCi95Ns());
+        assertTrue(Double.isNaN(sizes.get(0).medianCi95Ns()), "no interval: null (read back as NaN)");
+        assertEquals(20.5, eight.bandwidthMbS());
+        // count and outliers are written beside half_rtt_ns, as repetitions and outliers
+        List<String> statistics = List.of("min", "median", "p99", "max", "mean", "stddev", "ci95");
+        assertEquals(statistics, names(tree.path("sizes").path(1).path("half_rtt_ns")));
+        assertEquals(new Summary(100, 330, 390, 450, 2_000, 395, 20, 4, 1), eight.halfRttNs());
+        assertEquals(statistics, names(tree.path("sizes").path(0).path("half_rtt_ns")), "NaN spread must be written");
+        assertTrue(Double.isNaN(sizes.get(0).halfRttNs().stddev()), "NaN spread must be null (read back as NaN)");
 
-        List<?> hockney = (List<?>) doc.get("hockney");
-        Map<?, ?> flat = (Map<?, ?>) hockney.get(0);
+        List<HockneyRange> hockney = doc.hockney();
+        HockneyRange flat = hockney.get(0);
         assertEquals(List.of("from_bytes", "to_bytes", "points", "t0_ns", "t0_err_ns", "r_inf_mb_s", "r_inf_err_mb_s",
-                "n_half_bytes", "rms_rel_residual"), List.copyOf(flat.keySet()));
-        assertNull(flat.get("r_inf_mb_s"));
-        assertNull(flat.get("n_half_bytes"));
-        Map<?, ?> bulk = (Map<?, ?>) hockney.get(1);
-        assertEquals(390.0, bulk.get("t0_ns"));
-        assertEquals(11_300.0, bulk.get("r_inf_mb_s"));
-        assertEquals(4407.0, bulk.get("n_half_bytes"));
+                "n_half_bytes", "rms_rel_residual"), names(tree.path("hockney").path(0)));
+        assertTrue(Double.isNaN(flat.rInfMbS()), "an infinite r_inf is null");
+        assertTrue(Double.isNaN(flat.nHalfBytes()), "so is its n_half");
+        HockneyRange bulk = hockney.get(1);
+        assertEquals(390.0, bulk.t0Ns());
+        assertEquals(11_300.0, bulk.rInfMbS());
+        assertEquals(4407.0, bulk.nHalfBytes());
+    }
+
+    /** A JSON object's field names, in the order written. */
+    private static List<String> names(JsonNode object) {
+        assertTrue(object.isObject(), () -> "not an object: " + object);
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test
