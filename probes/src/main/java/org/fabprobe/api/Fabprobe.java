@@ -23,11 +23,17 @@ public final class Fabprobe {
 
     /** A ping-pong sweep: half round-trip times per size, the Hockney fit per size range, and the flags. */
     public static PingPongDocument pingPong(PingPongRequest request) {
+        if (LocalRanks.needed(request.session())) {
+            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, PingPongDocument.class);
+        }
         return PingPongAnalysis.run(request, Steps.NONE).document();
     }
 
     /** A streaming-bandwidth sweep: the time of each window of messages (or one-sided operations) per size, bandwidth and message rate. */
     public static BandwidthDocument bandwidth(BandwidthRequest request) {
+        if (LocalRanks.needed(request.session())) {
+            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, BandwidthDocument.class);
+        }
         return BandwidthAnalysis.run(request, Steps.NONE).document();
     }
 
@@ -64,6 +70,9 @@ public final class Fabprobe {
 
     /** Culler's LogP signature: cost per request against burst length M for four delays, o_s, o_r, g, L read off, bulk o_s(n), g(n). */
     public static SignatureDocument signature(SignatureRequest request) {
+        if (LocalRanks.needed(request.session())) {
+            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, SignatureDocument.class);
+        }
         return MethodAnalysis.signature(request, Steps.NONE).document();
     }
 

@@ -9,7 +9,7 @@ import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 
 /**
- * An MPI measurement asked of this process outside a launcher: MPI is initialized once per
+ * An MPI measurement (every measurement of the API but register) asked of this process outside a launcher: MPI is initialized once per
  * process and a pair needs two, so the request runs as two local ranks of its own command line,
  * and rank 0 hands the typed document back over a loopback socket ({@link LocalLauncher}).
  */

@@ -56,6 +56,16 @@ public record PingPongRequest(SessionSettings session, long[] sizes, int repetit
         return sizes.clone();
     }
 
+    /** This request as its command line, for ranks that {@link LocalRanks} starts. */
+    java.util.List<String> commandLine() {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("pingpong"));
+        args.addAll(session.rankOptions());
+        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "-n", Integer.toString(repetitions), "--warmup",
+                Integer.toString(warmup), "--calls", calls.label(), "--op", op.label(), "--target",
+                passiveTarget ? "passive" : "active"));
+        return args;
+    }
+
     /** Blocking calls wherever the transport has them (MPI), else post-and-poll. */
     public static PingPong.Calls defaultCalls(String transport) {
         return org.fabprobe.transport.Transports.hasBlockingCalls(transport) ? PingPong.Calls.BLOCKING : PingPong.Calls.NONBLOCKING;

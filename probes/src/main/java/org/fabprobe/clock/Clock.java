@@ -244,17 +244,29 @@ public final class Clock {
     private static long spacingSink;
 
     /**
-     * The median {@link #quantum} of {@value #RESOLUTION_BATCHES} short batches of spaced
-     * reads. One long batch is no good: a thread that moves to the other CPU of this VM reads
-     * a counter offset by half a quantum there, and such a batch reads a grid of 13 ticks
-     * where each CPU's is 26. A batch takes some microseconds, and few of them move.
+     * The largest {@link #quantum} that at least a quarter of {@value #RESOLUTION_BATCHES} short
+     * batches of spaced reads agree on (within 2 %). One long batch is no good: a thread that
+     * moves to the other CPU of this VM reads a counter offset by half a quantum there, and such
+     * a batch reads a grid of half the quantum (5 ns where each CPU's is 10). On a busy host
+     * many batches move, so the commonest or the median value can be that half.
      */
     private static double resolutionTicks() {
         long[] reads = new long[RESOLUTION_BATCH];
         double[] quanta = new double[RESOLUTION_BATCHES];
         for (int b = 0; b < quanta.length; b++) quanta[b] = quantum(spacedReads(reads));
-        Arrays.sort(quanta);
-        return quanta[quanta.length / 2];
+        return largestAgreed(quanta, RESOLUTION_BATCHES / 4);
+    }
+
+    /** The median of the largest cluster (values within 2 % of its top) of at least {@code agree} values; 1 if none. */
+    static double largestAgreed(double[] quanta, int agree) {
+        double[] sorted = quanta.clone();
+        Arrays.sort(sorted);
+        for (int top = sorted.length - 1; top >= 0; top--) {
+            int from = top;
+            while (from > 0 && sorted[from - 1] >= sorted[top] * 0.98) from--;
+            if (top - from + 1 >= agree) return sorted[(from + top + 1) / 2];
+        }
+        return 1;
     }
 
     /** The commonest of the first {@code n} values (the smallest of equally common ones); sorts them. */

@@ -2,7 +2,9 @@ package org.fabprobe.api;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.List;
 import org.fabprobe.result.BandwidthDocument;
+import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.RegisterDocument;
 import org.fabprobe.transport.Op;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,36 @@ class FabprobeApiTest {
             // bandwidth is size * window / median window time: the document's figures agree with each other
             assertEquals(s.sizeBytes() * 16 / s.windowNs().median() * 1e3, s.bandwidthMbS(), s.bandwidthMbS() * 1e-9);
         }
+    }
+
+    @Test
+    void overMpiTheSweepsRunAsTwoLocalRanks() {
+        // MPI starts once per process: outside a launcher the API starts two ranks and reads rank 0's document
+        PingPongDocument pp = Fabprobe.pingPong(PingPongRequest.of("mpi:openmpi/ob1:vader").sizes(8, 4096).repetitions(200));
+        assertEquals("mpi:openmpi/ob1:vader", pp.header().transport());
+        assertEquals(2, pp.sizes().size());
+        for (PingPongDocument.Size s : pp.sizes()) assertTrue(s.halfRttNs().median() > 0, s.toString());
+        BandwidthDocument bw = Fabprobe.bandwidth(BandwidthRequest.of("mpi:openmpi/ob1:vader").sizes(65536).window(16)
+                .repetitions(20));
+        assertEquals("bandwidth", bw.command());
+        assertEquals(20, bw.sizes().getFirst().windows());
+        assertTrue(bw.sizes().getFirst().bandwidthMbS() > 0, bw.sizes()::toString);
+    }
+
+    @Test
+    void sweepsCrossToRanksAsTheirCommandLines() {
+        assertEquals(List.of("pingpong", "-t", "mpi:mpich", "--timeout", "5000ms", "-s", "8,4096", "-n", "200", "--warmup",
+                "100", "--calls", "blocking", "--op", "send", "--target", "active"),
+                PingPongRequest.of("mpi:mpich").sizes(8, 4096).repetitions(200).commandLine());
+        assertEquals(List.of("pingpong", "-t", "mpi:openmpi/ucx:posix", "--timeout", "5000ms", "-s", "8", "-n", "1000",
+                "--warmup", "100", "--calls", "blocking", "--op", "write", "--target", "passive"),
+                PingPongRequest.of("mpi:openmpi/ucx:posix").sizes(8).op(Op.WRITE).passiveTarget(true).commandLine());
+        assertEquals(List.of("bandwidth", "-t", "mpi:openmpi", "--timeout", "5000ms", "-s", "1024", "-w", "8", "-n", "100",
+                "--warmup", "10", "--op", "read"), BandwidthRequest.of("mpi:openmpi").sizes(1024).window(8).op(Op.READ)
+                .commandLine());
+        assertEquals(List.of("signature", "-t", "mpi:openmpi", "--timeout", "5000ms", "--bursts", "1,2,4", "--bulk-sizes", "none",
+                "--calls", "blocking", "--ci", "5.0", "--batch", "20", "--max-reps", "1000", "--time-cap", "100ms"),
+                SignatureRequest.of("mpi:openmpi").bursts(1, 2, 4).bulkSizes(new long[0]).commandLine());
     }
 
     @Test

@@ -83,6 +83,16 @@ class ClockTest {
     }
 
     @Test
+    void batchesThatMovedBetweenCpusDoNotHalveTheResolution() {
+        // 15 batches: most moved between CPUs whose counters sit half a quantum apart (a 12.25-tick grid)
+        double[] quanta = {12.25, 12.25, 24.5, 12.249, 1, 24.499, 12.25, 12.25, 24.501, 12.25, 12.25, 24.5, 12.25, 1, 12.25};
+        assertEquals(24.5, Clock.largestAgreed(quanta, 3), 0.002);
+        assertEquals(12.25, Clock.largestAgreed(new double[] {12.25, 12.25, 12.25, 24.5, 1}, 3), 0.002, "one batch is no quorum");
+        assertEquals(1, Clock.largestAgreed(new double[] {1, 1, 1, 1}, 3));
+        assertEquals(26, Clock.largestAgreed(new double[] {26, 26, 26, 13, 13, 13, 13, 13}, 2));
+    }
+
+    @Test
     void aCounterThatAdvancesEveryTickHasResolutionOne() {
         java.util.Random random = new java.util.Random(7);
         long[] reads = new long[2001];
