@@ -48,10 +48,7 @@ public record BandwidthRequest(SessionSettings session, long[] sizes, int window
 
     /** This request as its command line, for ranks that {@link LocalRanks} starts. */
     java.util.List<String> commandLine() {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("bandwidth"));
-        args.addAll(session.rankOptions());
-        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "-w", Integer.toString(window), "-n",
-                Integer.toString(repetitions), "--warmup", Integer.toString(warmup), "--op", op.label()));
-        return args;
+        return session.commandLine("bandwidth", "-s", SizeList.format(sizes), "-w", Integer.toString(window), "-n",
+                Integer.toString(repetitions), "--warmup", Integer.toString(warmup), "--op", op.label());
     }
 }

@@ -23,18 +23,14 @@ public final class Fabprobe {
 
     /** A ping-pong sweep: half round-trip times per size, the Hockney fit per size range, and the flags. */
     public static PingPongDocument pingPong(PingPongRequest request) {
-        if (LocalRanks.needed(request.session())) {
-            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, PingPongDocument.class);
-        }
-        return PingPongAnalysis.run(request, Steps.NONE).document();
+        return LocalRanks.orHere(request.session(), request::commandLine, Steps.NONE, PingPongDocument.class,
+                () -> PingPongAnalysis.run(request, Steps.NONE).document());
     }
 
     /** A streaming-bandwidth sweep: the time of each window of messages (or one-sided operations) per size, bandwidth and message rate. */
     public static BandwidthDocument bandwidth(BandwidthRequest request) {
-        if (LocalRanks.needed(request.session())) {
-            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, BandwidthDocument.class);
-        }
-        return BandwidthAnalysis.run(request, Steps.NONE).document();
+        return LocalRanks.orHere(request.session(), request::commandLine, Steps.NONE, BandwidthDocument.class,
+                () -> BandwidthAnalysis.run(request, Steps.NONE).document());
     }
 
     /** Memory registration cost per buffer size (first registration of fresh pages, re-registration), in this process alone. */
@@ -49,10 +45,8 @@ public final class Fabprobe {
 
     /** {@link #plogp(PLogPRequest)}, telling {@code steps} before each size (over MPI outside a launcher: the ranks' own line). */
     public static PLogPDocument plogp(PLogPRequest request, Steps steps) {
-        if (LocalRanks.needed(request.session())) {
-            return LocalRanks.measure(request.commandLine(), request.session().transport(), steps, PLogPDocument.class);
-        }
-        return MethodAnalysis.plogp(request, steps).document();
+        return LocalRanks.orHere(request.session(), request::commandLine, steps, PLogPDocument.class,
+                () -> MethodAnalysis.plogp(request, steps).document());
     }
 
     /** LogGP's L, o, g, G per size range from PRTT(n,d,s) round trips (Hoefler et al.), protocol changes located. */
@@ -62,18 +56,14 @@ public final class Fabprobe {
 
     /** {@link #logGP(LogGPRequest)}, telling {@code steps} before each size (over MPI outside a launcher: the ranks' own line). */
     public static LogGPDocument logGP(LogGPRequest request, Steps steps) {
-        if (LocalRanks.needed(request.session())) {
-            return LocalRanks.measure(request.commandLine(), request.session().transport(), steps, LogGPDocument.class);
-        }
-        return MethodAnalysis.logGP(request, steps).document();
+        return LocalRanks.orHere(request.session(), request::commandLine, steps, LogGPDocument.class,
+                () -> MethodAnalysis.logGP(request, steps).document());
     }
 
     /** Culler's LogP signature: cost per request against burst length M for four delays, o_s, o_r, g, L read off, bulk o_s(n), g(n). */
     public static SignatureDocument signature(SignatureRequest request) {
-        if (LocalRanks.needed(request.session())) {
-            return LocalRanks.measure(request.commandLine(), request.session().transport(), Steps.NONE, SignatureDocument.class);
-        }
-        return MethodAnalysis.signature(request, Steps.NONE).document();
+        return LocalRanks.orHere(request.session(), request::commandLine, Steps.NONE, SignatureDocument.class,
+                () -> MethodAnalysis.signature(request, Steps.NONE).document());
     }
 
     /** This fabprobe's version, from its jar's manifest ("dev" from a class folder). */

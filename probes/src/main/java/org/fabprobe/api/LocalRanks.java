@@ -2,6 +2,7 @@ package org.fabprobe.api;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.fabprobe.Steps;
 import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.result.ResultJson;
@@ -9,24 +10,25 @@ import org.fabprobe.transport.TransportName;
 import org.fabprobe.transport.mpi.MpiSelection;
 
 /**
- * An MPI measurement (every measurement of the API but register) asked of this process outside a launcher: MPI is initialized once per
- * process and a pair needs two, so the request runs as two local ranks of its own command line,
- * and rank 0 hands the typed document back over a loopback socket ({@link LocalLauncher}).
+ * An MPI measurement (any of the API's but register) asked of this process outside a launcher:
+ * MPI is initialized once per process and a pair needs two, so the request runs as two local
+ * ranks of its own command line, and rank 0 hands the typed document back over a loopback
+ * socket ({@link LocalLauncher}).
  */
 final class LocalRanks {
     private LocalRanks() {}
 
-    /** True when {@code session} names MPI and no launcher started this process. */
-    static boolean needed(SessionSettings session) {
-        return TransportName.isMpiSelection(session.transport()) && !LocalLauncher.underLauncher();
-    }
-
-    /** Runs {@code commandLine} as two ranks and reads rank 0's document; the ranks draw no progress line unless asked. */
-    static <D> D measure(List<String> commandLine, String transport, Steps steps, Class<D> type) {
-        List<String> args = new ArrayList<>(commandLine);
+    /**
+     * {@code here} where this process can measure; else {@code commandLine} (the request's own,
+     * made only then) as two ranks, rank 0's document read as {@code type}. The ranks draw no
+     * progress line unless {@code steps} is one.
+     */
+    static <D> D orHere(SessionSettings session, Supplier<List<String>> commandLine, Steps steps, Class<D> type, Supplier<D> here) {
+        if (!TransportName.isMpiSelection(session.transport()) || LocalLauncher.underLauncher()) return here.get();
+        List<String> args = new ArrayList<>(commandLine.get());
         if (steps == Steps.NONE) args.add("--quiet");
-        String reply = LocalLauncher.runForReply(args.toArray(String[]::new), MpiSelection.parse(transport), 2, System.out,
-                System.err);
+        String reply = LocalLauncher.runForReply(args.toArray(String[]::new), MpiSelection.parse(session.transport()), 2,
+                System.out, System.err);
         return ResultJson.read(reply, type);
     }
 }

@@ -52,10 +52,8 @@ public record LogGPRequest(SessionSettings session, long[] sizes, int messages, 
 
     /** This request as its command line, for ranks that {@link LocalRanks} starts. */
     java.util.List<String> commandLine() {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("loggp"));
-        args.addAll(session.rankOptions());
-        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "--messages", Integer.toString(messages),
-                "--calls", calls.label(), "--op", op.label()));
+        java.util.List<String> args = session.commandLine("loggp", "-s", SizeList.format(sizes), "--messages",
+                Integer.toString(messages), "--calls", calls.label(), "--op", op.label());
         args.addAll(sampling.options());
         return args;
     }

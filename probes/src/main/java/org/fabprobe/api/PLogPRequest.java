@@ -62,10 +62,8 @@ public record PLogPRequest(SessionSettings session, long[] sizes, long adaptiveL
 
     /** This request as its command line, for ranks that {@link LocalRanks} starts. */
     java.util.List<String> commandLine() {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("plogp"));
-        args.addAll(session.rankOptions());
-        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "--adaptive-limit", Long.toString(adaptiveLimit),
-                "--calls", calls.label(), "--op", op.label()));
+        java.util.List<String> args = session.commandLine("plogp", "-s", SizeList.format(sizes), "--adaptive-limit",
+                Long.toString(adaptiveLimit), "--calls", calls.label(), "--op", op.label());
         if (validate) args.add("--validate");
         if (orderSeed != null) args.addAll(java.util.List.of("--order-seed", orderSeed.toString()));
         args.addAll(sampling.options());

@@ -58,12 +58,9 @@ public record PingPongRequest(SessionSettings session, long[] sizes, int repetit
 
     /** This request as its command line, for ranks that {@link LocalRanks} starts. */
     java.util.List<String> commandLine() {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("pingpong"));
-        args.addAll(session.rankOptions());
-        args.addAll(java.util.List.of("-s", SizeList.format(sizes), "-n", Integer.toString(repetitions), "--warmup",
+        return session.commandLine("pingpong", "-s", SizeList.format(sizes), "-n", Integer.toString(repetitions), "--warmup",
                 Integer.toString(warmup), "--calls", calls.label(), "--op", op.label(), "--target",
-                passiveTarget ? "passive" : "active"));
-        return args;
+                passiveTarget ? "passive" : "active");
     }
 
     /** Blocking calls wherever the transport has them (MPI), else post-and-poll. */

@@ -46,12 +46,16 @@ public record SessionSettings(String transport, String peer, Path secretFile, bo
         return new SessionSettings(transport, null, null, false, Duration.ofSeconds(5), null, null);
     }
 
-    /** The options of a run as two local MPI ranks ({@link LocalRanks}): transport, timeout, CPUs; a peer has no place there. */
-    java.util.List<String> rankOptions() {
-        java.util.List<String> options = new java.util.ArrayList<>(java.util.List.of("-t", transport, "--timeout",
+    /**
+     * {@code command} with these settings' options (transport, timeout, CPUs; a peer has no place
+     * among local MPI ranks) and then {@code options}: a request as {@link LocalRanks} runs it.
+     */
+    java.util.List<String> commandLine(String command, String... options) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(command, "-t", transport, "--timeout",
                 timeout.toMillis() + "ms"));
-        if (cpus != null) options.addAll(java.util.List.of("--cpus", cpus[0] + "," + cpus[1]));
-        return options;
+        if (cpus != null) args.addAll(java.util.List.of("--cpus", cpus[0] + "," + cpus[1]));
+        args.addAll(java.util.List.of(options));
+        return args;
     }
 
     /** What the mirror is told to run. */

@@ -60,11 +60,9 @@ public record SignatureRequest(SessionSettings session, int[] bursts, long[] bul
 
     /** This request as its command line, for ranks that {@link LocalRanks} starts. */
     java.util.List<String> commandLine() {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("signature"));
-        args.addAll(session.rankOptions());
-        args.addAll(java.util.List.of("--bursts", java.util.Arrays.stream(bursts).mapToObj(Integer::toString)
-                .collect(java.util.stream.Collectors.joining(",")), "--bulk-sizes",
-                bulkSizes.length == 0 ? "none" : SizeList.format(bulkSizes), "--calls", calls.label()));
+        java.util.List<String> args = session.commandLine("signature", "--bursts", java.util.Arrays.stream(bursts)
+                .mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(",")), "--bulk-sizes",
+                bulkSizes.length == 0 ? "none" : SizeList.format(bulkSizes), "--calls", calls.label());
         args.addAll(sampling.options());
         return args;
     }

@@ -14,13 +14,13 @@ import org.fabprobe.api.PLogPRequest;
 import org.fabprobe.api.Sampling;
 import org.fabprobe.api.SessionSettings;
 import org.fabprobe.api.SizeList;
-import org.fabprobe.launch.Session;
-import org.fabprobe.pattern.PingPong;
 import org.fabprobe.launch.LocalLauncher;
+import org.fabprobe.launch.Session;
 import org.fabprobe.method.CompareAnalysis;
+import org.fabprobe.pattern.PingPong;
+import org.fabprobe.report.CompareReport;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
-import org.fabprobe.report.CompareReport;
 import org.fabprobe.result.ResultJson;
 import org.fabprobe.transport.Op;
 import org.fabprobe.transport.TransportName;
@@ -108,16 +108,16 @@ final class CompareCommand implements Callable<Integer> {
             // raw and MPI between the same two ranks: MPI starts once, with the MPI side's
             // settings, and the raw run's bootstrap uses that same world
             if (MpiWorld.open(mpiTransport).rank() != 0) {
-                measure(raw, "nonblocking");
-                measure(mpiTransport, calls);
-                measure(raw, "nonblocking");
+                measure(raw, "nonblocking", operation);
+                measure(mpiTransport, calls, operation);
+                measure(raw, "nonblocking", operation);
                 return 0; // a mirror or idle rank: rank 0 reports
             }
         }
         // raw, MPI, raw again: the host's drift between runs is measured, not taken for the library's
-        MethodDocument rawDoc = measure(raw, "nonblocking");
-        MethodDocument mpiDoc = measure(mpiTransport, calls);
-        MethodDocument rawAgain = measure(raw, "nonblocking");
+        MethodDocument rawDoc = measure(raw, "nonblocking", operation);
+        MethodDocument mpiDoc = measure(mpiTransport, calls, operation);
+        MethodDocument rawAgain = measure(raw, "nonblocking", operation);
         List<CompareDocument.Range> rows = CompareAnalysis.ranges(rawDoc, rawAgain, mpiDoc);
         List<String> flags = new ArrayList<>(CompareAnalysis.flags(rows));
         Map<String, Map<String, String>> ucx = CompareAnalysis.ucxSettings(rawDoc.transportFacts(), mpiDoc.transportFacts());
@@ -140,11 +140,10 @@ final class CompareCommand implements Callable<Integer> {
      * Runs the method through the Java API, as its own command would: against a local mirror, or
      * as two local MPI ranks, or between this launcher's ranks. Null on a rank other than measure.
      */
-    private MethodDocument measure(String transport, String callStyle) {
+    private MethodDocument measure(String transport, String callStyle, Op operation) {
         SessionSettings session = new SessionSettings(transport, null, null, false, Durations.parse(timeout), null, null);
         long[] sizeList = SizeList.parse(sizes);
         PingPong.Calls callsOn = PingPong.Calls.valueOf(callStyle.toUpperCase(java.util.Locale.ROOT));
-        Op operation = Op.parse(op);
         try {
             if (method.equals("plogp")) {
                 var request = new PLogPRequest(session, sizeList, PLogPRequest.of(transport).adaptiveLimit(), false, null,

@@ -31,11 +31,11 @@ public final class CompareReport {
         }
         b.append("size ranges: ").append(doc.rangesRule()).append('\n');
         b.append("  own ranges: raw ").append(ranges(doc.rawRanges())).append("; MPI ").append(ranges(doc.mpiRanges())).append('\n');
-        boolean unresolved = false;
+        boolean unresolved = false, bare = false;
         if (doc.pLogPLatencyNs() != null) {
             b.append(String.format(Locale.ROOT, "%n" + ROW, "", "raw", "MPI", "MPI - raw", "raw drift"));
             Cell c = doc.pLogPLatencyNs();
-            b.append(row("pLogP L µs", c, false));
+            bare = row(b, "pLogP L µs", c, false);
             b.append("  (pLogP's L = RTT(0)/2 - g(0), one per run; the ranges below give LogGP's by Table 1)\n");
             if (c.raw().value() < 0) b.append("  pLogP L raw: ").append(MethodReport.pLogPLatency(c.raw())).append('\n');
             if (c.mpi().value() < 0) b.append("  pLogP L MPI: ").append(MethodReport.pLogPLatency(c.mpi())).append('\n');
@@ -48,7 +48,7 @@ public final class CompareReport {
             List<Cell> cells = r.cells();
             for (int i = 0; i < cells.size(); i++) {
                 boolean perByte = i == cells.size() - 1;
-                b.append(row(LABELS[i], cells.get(i), perByte));
+                bare |= row(b, LABELS[i], cells.get(i), perByte);
                 unresolved |= anyUnresolved(cells.get(i), perByte);
             }
             CompareDocument.Overlap o = r.latencyOverlapNs();
@@ -67,7 +67,7 @@ public final class CompareReport {
             b.append("–  the 95 % uncertainty is larger than the value (raw, MPI: not resolved by this run; MPI - raw:"
                     + " not told from 0); the JSON has the numbers.\n");
         }
-        if (b.toString().lines().anyMatch(CompareReport::hasBareValue)) {
+        if (bare) {
             b.append("A value without ± has no uncertainty of its own (a line through two sizes, or a raw run whose line"
                     + " came out flat): read it against raw drift.\n");
         }
@@ -75,14 +75,9 @@ public final class CompareReport {
         return b.toString();
     }
 
-    /** A parameter row with a number that has no ± (the per-size rows are plain medians by design). */
-    static boolean hasBareValue(String line) {
-        if (!line.matches("^(L|o_s|o_r|g|G|pLogP L) .*")) return false;
-        String[] columns = line.substring(12).trim().split(" {2,}");
-        for (int i = 0; i < Math.min(3, columns.length); i++) {
-            if (columns[i].matches("-?[0-9.]+")) return true;
-        }
-        return false;
+    /** A printed raw, MPI or MPI - raw value that is a number without ± (raw drift is a plain difference by design). */
+    static boolean bare(String printed) {
+        return printed.matches("-?[0-9.]+");
     }
 
     private static String steps(CompareDocument.Range r) {
@@ -108,15 +103,18 @@ public final class CompareReport {
         return String.format(Locale.ROOT, "%.3f / %.3f", c.raw().value() / 1e3, c.mpi().value() / 1e3);
     }
 
-    private static String row(String label, Cell c, boolean perByte) {
+    /** Appends one parameter's row; true if a value in it has no ± of its own. */
+    private static boolean row(StringBuilder b, String label, Cell c, boolean perByte) {
         double scale = perByte ? 1 : 1e-3;
         // a negative L is no latency: the overlap (Table 1) or a gap above RTT(0)/2 (pLogP), named below the row
         String negative = label.startsWith("L ") ? "– (overlap)" : label.startsWith("pLogP L") ? "– (see below)" : null;
         // the difference of a value this run did not resolve says nothing either
         boolean sideUnresolved = CompareAnalysis.unresolved(c.raw(), perByte) || CompareAnalysis.unresolved(c.mpi(), perByte);
-        return String.format(Locale.ROOT, ROW, label, value(c.raw(), scale, perByte, negative),
-                value(c.mpi(), scale, perByte, negative), sideUnresolved ? "–" : value(c.difference(), scale, perByte, null),
-                Double.isNaN(c.rawDrift()) ? "–" : String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale));
+        String raw = value(c.raw(), scale, perByte, negative), mpi = value(c.mpi(), scale, perByte, negative),
+                difference = sideUnresolved ? "–" : value(c.difference(), scale, perByte, null);
+        b.append(String.format(Locale.ROOT, ROW, label, raw, mpi, difference,
+                Double.isNaN(c.rawDrift()) ? "–" : String.format(Locale.ROOT, perByte ? "%.4f" : "%.3f", c.rawDrift() * scale)));
+        return bare(raw) || bare(mpi) || bare(difference);
     }
 
     private static boolean anyUnresolved(Cell c, boolean perByte) {
