@@ -17,6 +17,7 @@ public final class AotTraining {
             {"plogp", "-t", "ofi:shm", "-s", "0..1K", "--adaptive-limit", "1K", "--time-cap", "10ms",
                     "--max-reps", "200", "--json", "/dev/null"},
             {"providers"},
+            {"--version"}, // the path of help and usage: every command's model and picocli's help command
     };
 
     private AotTraining() {}
