@@ -57,6 +57,9 @@ public class RaiseClassVersions {
                 out.write(bytes);
                 out.closeEntry();
             }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(rewritten); // no half-written jar left in the distribution
+            throw e;
         }
         Files.move(rewritten, jar, StandardCopyOption.REPLACE_EXISTING);
         System.err.println("RaiseClassVersions: " + raised + " class files raised to version " + TARGET
