@@ -17,7 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
+import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
 public class RaiseClassVersions {
@@ -29,7 +29,7 @@ public class RaiseClassVersions {
         int raised = 0, kept = 0;
         // the hierarchy that stack maps need: the JDK's classes, then the jar's own
         try (URLClassLoader classes = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null);
-             ZipInputStream in = new ZipInputStream(Files.newInputStream(jar));
+             ZipFile in = new ZipFile(jar.toFile()); // refuses a file that is no zip
              ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(rewritten))) {
             ClassFile files = ClassFile.of(ClassFile.StackMapsOption.GENERATE_STACK_MAPS,
                     ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.defaultResolver()
@@ -37,8 +37,11 @@ public class RaiseClassVersions {
             // every method body rebuilt (stack maps come with it), then the version
             ClassTransform raise = ClassTransform.transformingMethodBodies(CodeTransform.ACCEPT_ALL)
                     .andThen(ClassTransform.endHandler(c -> c.withVersion(TARGET, 0)));
-            for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
-                byte[] bytes = in.readAllBytes();
+            for (ZipEntry entry : java.util.Collections.list(in.entries())) {
+                byte[] bytes;
+                try (var stream = in.getInputStream(entry)) {
+                    bytes = stream.readAllBytes();
+                }
                 if (entry.getName().endsWith(".class")) {
                     ClassModel model = files.parse(bytes);
                     if (model.majorVersion() < FIRST_WITH_STACK_MAPS) {
