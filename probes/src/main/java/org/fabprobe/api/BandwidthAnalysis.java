@@ -51,7 +51,7 @@ public final class BandwidthAnalysis {
             int remeasures = facts[0] != null && facts[0].sharedCpu() >= 0 ? 0 : PingPong.MAX_REMEASURES;
             if (oneSided == null) return stream.measure(t, await, control, steps, remeasures);
             if (t instanceof OneSided os) {
-                completion[0] = "every operation's completion" + (op == Op.WRITE ? "; flush: " + os.flushing() : "");
+                completion[0] = "every operation's completion" + (op == Op.WRITE || os.completesOnlyAtFlush() ? "; flush: " + os.flushing() : "");
             }
             return oneSided.measure(t, await, control, steps, remeasures);
         }, f -> facts[0] = f);

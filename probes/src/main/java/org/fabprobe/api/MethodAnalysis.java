@@ -135,16 +135,21 @@ public final class MethodAnalysis {
      * the commands' words where the op or the transport has no such calls.
      */
     static PingPong.Calls checkCalls(String transport, PingPong.Calls calls, Op op) {
-        if (op != Op.SEND && op != Op.WRITE) throw new IllegalArgumentException("--op " + op.label() + ": the LogP probes send or write");
-        if (calls == null) return op == Op.WRITE ? PingPong.Calls.NONBLOCKING : PingPongRequest.defaultCalls(transport);
+        if (!Probe.timesOp(op)) throw new IllegalArgumentException("--op " + op.label() + ": the LogP probes send, write or read");
+        if (calls == null) return op.oneSided() ? PingPong.Calls.NONBLOCKING : PingPongRequest.defaultCalls(transport);
         if (calls == PingPong.Calls.BLOCKING) {
-            if (op == Op.WRITE) throw new IllegalArgumentException("--op write: writes are posted and polled, not --calls blocking");
+            if (op.oneSided()) throw new IllegalArgumentException(oneSidedNotBlocking(op));
             if (!Transports.hasBlockingCalls(transport)) {
                 throw new IllegalArgumentException("--calls blocking needs a transport with blocking calls (mpi:...); "
                         + transport + " is polled: use --calls nonblocking or auto");
             }
         }
         return calls;
+    }
+
+    /** The one line that refuses --calls blocking for a one-sided op. */
+    public static String oneSidedNotBlocking(Op op) {
+        return "--op " + op.label() + ": " + op.label() + "s are posted and polled, not --calls blocking";
     }
 
     /** Message sizes, sorted, each once; refused if none or negative. */

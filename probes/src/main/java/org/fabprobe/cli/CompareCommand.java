@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.fabprobe.Progress;
 import org.fabprobe.api.Durations;
 import org.fabprobe.api.Fabprobe;
+import org.fabprobe.api.MethodAnalysis;
 import org.fabprobe.api.LogGPRequest;
 import org.fabprobe.api.PLogPRequest;
 import org.fabprobe.api.Sampling;
@@ -18,6 +19,7 @@ import org.fabprobe.launch.LocalLauncher;
 import org.fabprobe.launch.Session;
 import org.fabprobe.method.CompareAnalysis;
 import org.fabprobe.pattern.PingPong;
+import org.fabprobe.pattern.Probe;
 import org.fabprobe.report.CompareReport;
 import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.MethodDocument;
@@ -63,9 +65,10 @@ final class CompareCommand implements Callable<Integer> {
             "paper's o_s; pml ucx then takes another protocol than raw UCX). Default: ${DEFAULT-VALUE}"})
     String calls;
 
-    @Option(names = "--op", defaultValue = "send", paramLabel = "send|write", description = {
+    @Option(names = "--op", defaultValue = "send", paramLabel = "send|write|read", description = {
             "send (default): messages, MPI_Isend/MPI_Irecv on the MPI side; write: one-sided writes whose last",
-            "byte the target polls, MPI_Put and MPI_Win_flush on the MPI side (MPI's one-sided overhead)."})
+            "byte the target polls, MPI_Put and MPI_Win_flush on the MPI side; read: one-sided reads, MPI_Get",
+            "and MPI_Win_flush on the MPI side (write and read: MPI's one-sided overhead)."})
     String op;
 
     @Option(names = "--timeout", defaultValue = "10s", description = "Per wait for the peer. Default: ${DEFAULT-VALUE}")
@@ -92,12 +95,12 @@ final class CompareCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--calls must be blocking or nonblocking, not '" + calls + "'");
         }
         Op operation = Op.parse(op);
-        if (operation != Op.SEND && operation != Op.WRITE) {
-            throw new IllegalArgumentException("--op " + op + ": compare fits LogGP to sends or writes"
+        if (!Probe.timesOp(operation)) {
+            throw new IllegalArgumentException("--op " + op + ": compare fits LogGP to sends, writes or reads"
                     + " (pingpong --op " + op + " gives its latency on each side)");
         }
-        if (operation == Op.WRITE && calls.equals("blocking")) {
-            throw new IllegalArgumentException("--op write: writes are posted and polled, not --calls blocking");
+        if (operation.oneSided() && calls.equals("blocking")) {
+            throw new IllegalArgumentException(MethodAnalysis.oneSidedNotBlocking(operation));
         }
         Transports.checkOneSided(raw, operation);
         Transports.checkOneSided(mpiTransport, operation);
@@ -162,6 +165,10 @@ final class CompareCommand implements Callable<Integer> {
 
     /** What o_s means on each side, for the table and the JSON. */
     private String callsNote(Op operation, MethodDocument rawDoc, MethodDocument mpiDoc) {
+        if (operation == Op.READ) {
+            return "reads, posted and completed (o_s: the post; o_r: completing it once its data has had time to arrive;"
+                    + " L = (RTT - o_s - o_r) / 2); raw: the completion found by progress; MPI: MPI_Get, then MPI_Win_flush";
+        }
         if (operation == Op.WRITE) {
             return "writes, posted and polled (o_s: the post; o_r: the target's look until the write is there); raw: "
                     + rawDoc.transportFacts().getOrDefault("write_ordering", "?") + "; MPI: "

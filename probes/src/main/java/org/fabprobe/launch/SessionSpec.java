@@ -113,11 +113,11 @@ public record SessionSpec(String transport, long bufferBytes, int depth, Duratio
         return ops[ordinal];
     }
 
-    /** The LogP probes send or write. */
+    /** The LogP probes send, write or read. */
     private static org.fabprobe.transport.Op probeOp(int ordinal) {
-        check(ordinal, 0, org.fabprobe.transport.Op.WRITE.ordinal(), "probe op");
+        check(ordinal, 0, org.fabprobe.transport.Op.values().length - 1, "probe op");
         org.fabprobe.transport.Op op = org.fabprobe.transport.Op.values()[ordinal];
-        if (op != org.fabprobe.transport.Op.SEND && op != org.fabprobe.transport.Op.WRITE) throw refused("probe op " + op.label());
+        if (!org.fabprobe.pattern.Probe.timesOp(op)) throw refused("probe op " + op.label());
         return op;
     }
 

@@ -180,16 +180,18 @@ public final class CompareAnalysis {
     }
 
     /** One plogp run's sizes above 0: what Table 1 is fitted from. */
-    record Sweep(long[] x, double[] gap, List<PLogPDocument.Size> sizes, Estimate pLatency) {
+    record Sweep(long[] x, double[] gap, List<PLogPDocument.Size> sizes, Estimate pLatency, boolean reads) {
         static Sweep of(PLogPDocument d) {
             List<PLogPDocument.Size> positive = d.sizes().stream().filter(s -> s.sizeBytes() > 0).toList();
             return new Sweep(positive.stream().mapToLong(PLogPDocument.Size::sizeBytes).toArray(),
-                    positive.stream().mapToDouble(s -> s.gNs().value()).toArray(), positive, d.latencyNs());
+                    positive.stream().mapToDouble(s -> s.gNs().value()).toArray(), positive, d.latencyNs(),
+                    "read".equals(d.header().settings().op()));
         }
 
         /**
          * Table 1 over the given ranges, as {@code PLogPMethod.toLogGP} over its own: g(1) from the
-         * first range's line, L = pL + g(1) - o_s - o_r at the first size, per range o_s and o_r at
+         * first range's line, L = pL + g(1) - o_s - o_r at the first size (reads: L = pL, LogGP's
+         * already), per range o_s and o_r at
          * its first size, g its line at 1 B, G its slope. A range holding fewer than two of this
          * run's sizes gets NaN where a line is needed.
          */
@@ -214,7 +216,7 @@ public final class CompareAnalysis {
                 Estimate atOne = line == null ? ParameterSet.NOT_MEASURED : new Estimate(line.at(1), line.interceptCi95()).withoutNaN();
                 if (g1 == null) {
                     g1 = atOne;
-                    latency = pLatency.plus(g1).minus(oS).minus(oR);
+                    latency = reads ? pLatency : pLatency.plus(g1).minus(oS).minus(oR);
                 }
                 Estimate gapAtOne = sets.isEmpty() ? g1 : new Estimate(atOne.value(), line == null ? Double.NaN : line.interceptCi95());
                 Estimate slope = line == null ? ParameterSet.NOT_MEASURED : new Estimate(line.slope(), line.slopeCi95());

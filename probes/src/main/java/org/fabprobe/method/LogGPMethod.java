@@ -8,6 +8,7 @@ import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
 import org.fabprobe.model.Segments;
 import org.fabprobe.pattern.Probe;
+import org.fabprobe.transport.Op;
 
 /**
  * Hoefler, Lichei and Rehm's LogGP assessment with parametrized round trips (Netgauge's
@@ -26,6 +27,10 @@ import org.fabprobe.pattern.Probe;
  * changes) are where splitting the fit of g + (s-1)G and PRTT(1,0,s) removes a systematic
  * misfit (see {@link Segments}). L = PRTT(1,0,s)/2 - 2o - (s-1)G at the range's smallest size.
  * LogGP has one o: what this measures is the sender's, and L absorbs o_r - o_s.
+ *
+ * <p>With reads ({@link Op#READ}) a message is a read and nothing answers the train but the
+ * last read's data: PRTT(1,0,s) = 2L + o + (s-1)G, so L = (PRTT(1,0,s) - o - (s-1)G) / 2, and L
+ * absorbs half the origin's completing of a read (o_r / 2).
  */
 public final class LogGPMethod {
     /** @param sizes message sizes, increasing; @param messages n of PRTT(n, ., s) */
@@ -82,7 +87,7 @@ public final class LogGPMethod {
         }
         PLogPMethod.addIfPresent(notes, sampler.discardedNote());
         notes.addAll(rangeNotes(sizes));
-        return new Result(n, sizes, fit(sizes), (System.nanoTime() - start) / 1e6, notes);
+        return new Result(n, sizes, fit(sizes, probe.op() == Op.READ), (System.nanoTime() - start) / 1e6, notes);
     }
 
     /** Notes for the ranges where the line through g + (s-1)G fits poorly, and for sizes left out after the last. */
@@ -115,8 +120,8 @@ public final class LogGPMethod {
         }
     }
 
-    /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s). */
-    static List<ParameterSet> fit(List<SizePrtt> sizes) {
+    /** One LogGP set per size range found in g + (s-1)G and PRTT(1,0,s); {@code reads}: the trains were reads. */
+    static List<ParameterSet> fit(List<SizePrtt> sizes, boolean reads) {
         List<ParameterSet> sets = new ArrayList<>();
         if (sizes.size() < 2) return sets;
         Series s = Series.of(sizes);
@@ -133,8 +138,9 @@ public final class LogGPMethod {
             SizePrtt first = sizes.get(from);
             Estimate o = first.overhead();
             double bytesBeyondFirst = Math.max(first.size() - 1, 0);
-            Estimate latency = first.prtt1().median().times(0.5).minus(o.times(2))
-                    .minus(gapPerByte.times(bytesBeyondFirst).withoutNaN());
+            Estimate beyondFirst = gapPerByte.times(bytesBeyondFirst).withoutNaN();
+            Estimate latency = reads ? first.prtt1().median().minus(o).minus(beyondFirst).times(0.5)
+                    : first.prtt1().median().times(0.5).minus(o.times(2)).minus(beyondFirst);
             sets.add(new ParameterSet(x[from], x[to - 1], latency, o, ParameterSet.NOT_MEASURED, gap, gapPerByte));
         }
         return sets;

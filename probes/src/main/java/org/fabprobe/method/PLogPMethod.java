@@ -33,6 +33,10 @@ import org.fabprobe.transport.Op;
  *     G = slope of g(m), one set per size range found in g(m) (see {@link Segments}).
  * </ol>
  *
+ * <p><b>Reads</b> ({@link Op#READ}): a read's round trip holds no message back, only the read's
+ * data, so RTT(m) = o_s + 2L + (m-1)G + o_r where o_r is the origin's completing of the read, and
+ * L = (RTT(0) - o_s(0) - o_r(0)) / 2 is LogGP's L already; g(m) as above, from trains of reads.
+ *
  * <p><b>Order.</b> A size's figure can depend on the sizes measured before it (UCX over tcp
  * at 16 KiB: RTT 22.5 or 20.3 µs). With an order seed the initial sizes are measured in a
  * random order, and every size's round trip again in another after the adaptive sizes; a size
@@ -190,7 +194,10 @@ public final class PLogPMethod {
         }
         long t3 = System.nanoTime();
 
-        Estimate latency = zero.rtt().median().minus(gap0.gap().times(2)).times(0.5);
+        boolean reads = probe.op() == Op.READ;
+        Estimate latency = reads
+                ? zero.rtt().median().minus(zero.sendOverhead().median()).minus(zero.recvOverhead().median()).times(0.5)
+                : zero.rtt().median().minus(gap0.gap().times(2)).times(0.5);
         for (SizeParams p : sizes) {
             if (!p.sendOverhead().converged() || !p.recvOverhead().converged() || !p.rtt().converged()) {
                 notes.add("size " + p.size() + " B: not within the confidence target at the repetition/time cap");
@@ -207,14 +214,14 @@ public final class PLogPMethod {
         for (SizeParams p : sizes) {
             addIfPresent(notes, Sampler.disturbedNote("size " + p.size() + " B", p.sendOverhead(), p.recvOverhead(), p.rtt(),
                     p.saturatedGap() == null ? null : p.saturatedGap().rttN()));
-            // with native writes o_r is one look at memory: at the clock's floor by nature, no clamp to report
-            addIfPresent(notes, probe.op() == Op.WRITE
+            // with native writes o_r is one look at memory, with reads one completion found: at the clock's floor by nature
+            addIfPresent(notes, probe.op().oneSided()
                     ? Sampler.clampedNote("o_s at size " + p.size() + " B", Clock.facts().readCostNs(), p.sendOverhead())
                     : Sampler.clampedNote("o_s/o_r at size " + p.size() + " B", Clock.facts().readCostNs(), p.sendOverhead(),
                             p.recvOverhead()));
         }
         addIfPresent(notes, sampler.discardedNote());
-        return new Result(gap0, latency, sizes, toLogGP(latency, sizes), new double[] {(t1 - t0) / 1e6,
+        return new Result(gap0, latency, sizes, toLogGP(latency, sizes, reads), new double[] {(t1 - t0) / 1e6,
                 (t2 - t1) / 1e6, settings.validate() ? (t3 - t2) / 1e6 : Double.NaN}, notes);
     }
 
@@ -417,8 +424,11 @@ public final class PLogPMethod {
                 MATCH_FLOOR_NS + 2 * ci);
     }
 
-    /** Table 1, one parameter set per size range of g(m) (sizes >= 1; g(0) is the saturated gap). */
-    static List<ParameterSet> toLogGP(Estimate pLatency, List<SizeParams> sizes) {
+    /**
+     * Table 1, one parameter set per size range of g(m) (sizes >= 1; g(0) is the saturated gap);
+     * {@code reads}: pLatency is LogGP's L already (see the class comment).
+     */
+    static List<ParameterSet> toLogGP(Estimate pLatency, List<SizeParams> sizes, boolean reads) {
         List<SizeParams> positive = sizes.stream().filter(p -> p.size() > 0).toList();
         List<ParameterSet> sets = new ArrayList<>();
         if (positive.size() < 2) return sets;
@@ -430,7 +440,8 @@ public final class PLogPMethod {
         Segments.Line firstLine = Segments.fit(x, g, 0, cuts.length > 0 ? cuts[0] : x.length);
         Estimate g1 = new Estimate(firstLine.at(1), firstLine.interceptCi95())
                 .withoutNaN();
-        Estimate latency = pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
+        Estimate latency = reads ? pLatency
+                : pLatency.plus(g1).minus(first.sendOverhead().median()).minus(first.recvOverhead().median());
         int from = 0;
         for (int i = 0; i <= cuts.length; i++) {
             int to = i < cuts.length ? cuts[i] : x.length;

@@ -116,7 +116,8 @@ public final class OneSidedStream {
             for (int m = 0; m < window; m++) os.postWriteUnordered(size);
             os.postFlush();
         } else {
-            for (int m = 0; m < window; m++) os.postRead(size);
+            for (int m = 0; m < window; m++) os.postReadUnordered(size);
+            if (os.completesOnlyAtFlush()) os.postFlush();
         }
         OneSidedPingPong.awaitOneSided(t, os, await);
     }

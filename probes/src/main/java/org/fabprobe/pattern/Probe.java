@@ -49,6 +49,14 @@ import org.fabprobe.transport.Transport;
  * {@link #recvAfterDelay} times the target's side of a write: from its first look, after the
  * write has had time to land, until the flag is there (a look where the write is native, the
  * progress calls that apply it where the library emulates it).
+ *
+ * <p>With {@link Op#READ} a message is a one-sided read of {@code size} bytes (1 B at 0 B) from
+ * the mirror's memory, and nothing comes back but the read's data: {@link #roundTrip} times the
+ * post call (o_s) and the read until its data is here (RTT); {@link #recvAfterDelay} posts a
+ * read, waits {@code delay}, then times completing it (o_r: the origin's share of receiving the
+ * data, with the flush where only a flush completes reads); a train is {@code n} reads, at most
+ * {@code depth} outstanding, until the last has completed. The mirror makes no call per read: it
+ * drives progress until the measure side's 0-byte message ends the batch (what emulated reads need).
  */
 public final class Probe {
     private static final int ROUND_TRIP = 1, RECV_AFTER_DELAY = 2, TRAIN = 3, BURST = 4, END = 0;
@@ -80,8 +88,9 @@ public final class Probe {
     private final Control control;
     private final int depth;
     private final boolean blocking;
-    /** Non-null with {@link Op#WRITE}: the messages are writes. */
+    /** Non-null with a one-sided op: the messages are writes or reads. */
     private final OneSided writes;
+    private final Op op;
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
     private final double readCostNs;
@@ -103,10 +112,10 @@ public final class Probe {
         this(t, await, control, depth, calls, Op.SEND);
     }
 
-    /** @param op SEND (messages) or WRITE (write-and-poll); the mirror must follow the same op */
+    /** @param op SEND (messages), WRITE (write-and-poll) or READ; the mirror must follow the same op */
     public Probe(Transport t, Await await, Control control, int depth, Calls calls, Op op) {
-        if (op != Op.SEND && op != Op.WRITE) throw new IllegalArgumentException("probes send or write, not " + op.label());
-        if (op == Op.WRITE && calls == Calls.BLOCKING) throw new IllegalArgumentException("writes have no blocking calls");
+        if (!timesOp(op)) throw new IllegalArgumentException("probes send, write or read, not " + op.label());
+        if (op.oneSided() && calls == Calls.BLOCKING) throw new IllegalArgumentException("one-sided operations have no blocking calls");
         if (calls == Calls.BLOCKING && !t.hasBlockingCalls()) {
             throw new IllegalArgumentException(t.name() + " has no blocking calls");
         }
@@ -117,15 +126,21 @@ public final class Probe {
         this.blocking = calls == Calls.BLOCKING;
         this.readCostNs = overheadOrZero(Clock.facts().readCostNs());
         this.sendTimerNs = blocking ? overheadOrZero(t.sendTimerNs()) : readCostNs;
-        this.writes = op == Op.WRITE ? OneSidedPingPong.exchange(t, control, op) : null;
+        this.op = op;
+        this.writes = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
     }
 
-    /** What a message is: SEND, or WRITE (write-and-poll). */
+    /** Whether the probes time {@code op}: sends, writes and reads (an atomic has no size to fit a gap per byte to). */
+    public static boolean timesOp(Op op) {
+        return op == Op.SEND || op == Op.WRITE || op == Op.READ;
+    }
+
+    /** What a message is: SEND, WRITE (write-and-poll) or READ. */
     public Op op() {
-        return writes == null ? Op.SEND : Op.WRITE;
+        return op;
     }
 
-    /** The bytes a write of a {@code size}-byte message moves: the flag byte at least. */
+    /** The bytes a one-sided message of {@code size} bytes moves: the flag byte (a write's), 1 B, at least. */
     private static long writeBytes(long size) {
         return Math.max(size, 1);
     }
@@ -193,7 +208,14 @@ public final class Probe {
      */
     private void endBatch(int reps) {
         timedWaits += Disturbances.voluntarySwitches() - timedFrom;
+        // this side's counters cover its timed loop only: a preemption in the messages around it
+        // (announce's and the reads' closing one) disturbs no sample
         Disturbances.Reading mine = Disturbances.read(t).since(batchStart);
+        if (op == Op.READ) { // the mirror drives progress until this message
+            long sends = t.sendsCompleted();
+            t.postSend(0);
+            await.sends(t, sends + 1);
+        }
         long[] mirror = control.receiveAll(BATCH_END, Disturbances.Reading.FIELDS + 1);
         long sampled = 0;
         for (int r = 0; r < reps; r++) sampled += ticks[r];
@@ -225,7 +247,8 @@ public final class Probe {
     // few thousand calls (invocation counters) instead of tens of thousands of loop iterations.
     private long roundTripOnce(long size, long back, int r) {
         if (blocking) return roundTripBlocking(size, back, r);
-        if (writes != null) return roundTripWrite(size, back, r);
+        if (op == Op.WRITE) return roundTripWrite(size, back, r);
+        if (op == Op.READ) return roundTripRead(size, r);
         long sends = t.sendsCompleted(), recvs = t.recvsCompleted();
         t.postRecv(back);
         long start = Clock.now();
@@ -251,6 +274,23 @@ public final class Probe {
         return end - start;
     }
 
+    /** A read of {@code size} bytes: o_s the post call, RTT until its data is here. */
+    private long roundTripRead(long size, int r) {
+        long start = Clock.now();
+        writes.postReadUnordered(writeBytes(size));
+        long posted = Clock.now();
+        completeReads();
+        long end = Clock.now();
+        sendTicks[r] = posted - start;
+        return end - start;
+    }
+
+    /** Until every read posted has completed: flushed first where only a flush completes them (MPI_Win_flush). */
+    private void completeReads() {
+        if (writes.completesOnlyAtFlush()) writes.postFlush();
+        OneSidedPingPong.awaitOneSided(t, writes, await);
+    }
+
     private long roundTripBlocking(long size, long back, int r) {
         t.sendTimed(size, sendRead);
         long start = sendRead[0], sent = sendRead[1];
@@ -265,7 +305,11 @@ public final class Probe {
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
         for (int r = 0; r < reps; r++) {
-            ticks[r] = writes != null ? recvAfterDelayWrite(back, delay, r) : recvAfterDelayOnce(back, delay);
+            ticks[r] = switch (op) {
+                case WRITE -> recvAfterDelayWrite(back, delay, r);
+                case READ -> recvAfterDelayRead(back, delay);
+                default -> recvAfterDelayOnce(back, delay);
+            };
         }
         endBatch(reps);
         return toNs(ticks, reps, readCostNs);
@@ -285,6 +329,18 @@ public final class Probe {
         spinUntil(Clock.now() + delay);
         long start = Clock.now();
         OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        return Clock.now() - start;
+    }
+
+    /**
+     * o_r of a read: a read of {@code back} bytes, {@code delay} for its data to arrive, then
+     * the time to complete it (a completion to find; MPI's flush).
+     */
+    private long recvAfterDelayRead(long back, long delay) {
+        writes.postReadUnordered(writeBytes(back));
+        spinUntil(Clock.now() + delay);
+        long start = Clock.now();
+        completeReads();
         return Clock.now() - start;
     }
 
@@ -311,7 +367,11 @@ public final class Probe {
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
         for (int r = 0; r < reps; r++) {
-            ticks[r] = writes != null ? trainWrite(n, size, delay, back, r) : trainOnce(n, size, delay, back);
+            ticks[r] = switch (op) {
+                case WRITE -> trainWrite(n, size, delay, back, r);
+                case READ -> trainRead(n, size, delay);
+                default -> trainOnce(n, size, delay, back);
+            };
             endSpunRep();
         }
         endBatch(reps);
@@ -368,9 +428,25 @@ public final class Probe {
         return Clock.now() - start;
     }
 
+    /** {@code n} reads of {@code size} bytes, {@code delay} apart, at most depth outstanding, until the last is here. */
+    private long trainRead(int n, long size, long delay) {
+        long bytes = writeBytes(size);
+        long start = Clock.now();
+        for (int i = 0; i < n; i++) {
+            while (writes.oneSidedPosted() - writes.oneSidedCompleted() >= depth) {
+                if (writes.completesOnlyAtFlush()) writes.postFlush();
+                else t.progress();
+            }
+            writes.postReadUnordered(bytes);
+            if (delay > 0 && i + 1 < n) spinTimed(delay);
+        }
+        completeReads();
+        return Clock.now() - start;
+    }
+
     /** Per repetition, the average cost of one request in the issue loop (time / m), ns. */
     public double[] burst(int m, long size, double delayNs, int reps) {
-        if (writes != null) throw new UnsupportedOperationException("the signature's bursts are messages");
+        if (op != Op.SEND) throw new UnsupportedOperationException("the signature's bursts are messages");
         announce(BURST, size, 0, m, reps);
         ensureCapacity(reps);
         long delay = Clock.fromNs(delayNs);
@@ -463,7 +539,7 @@ public final class Probe {
             roundTrip(bytes, 0, singles);
             recvAfterDelay(bytes, delay, singles);
             train(n, bytes, delay, bytes, trains);
-            if (writes == null) burst(n, bytes, delay, trains);
+            if (op == Op.SEND) burst(n, bytes, delay, trains);
             if (plain) plainRounds++;
             boolean quiet = timedWaits == waits;
             quietRounds = quiet && plainRounds * PLAIN_REPS >= MIN_LOOP_CALLS ? quietRounds + 1 : 0;
@@ -483,16 +559,16 @@ public final class Probe {
         control.sendAll(COMMAND, new Command(END, 0, 0, 0, 0).fields());
     }
 
-    private void announce(int op, long size, long back, int n, int reps) {
-        control.sendAll(COMMAND, new Command(op, size, back, n, reps).fields());
-        batchStart = Disturbances.read(t);
-        if (writes != null) BYTE.setVolatile(t.recvBuffer(), writeBytes(back) - 1, (byte) 0);
+    private void announce(int probe, long size, long back, int n, int reps) {
+        control.sendAll(COMMAND, new Command(probe, size, back, n, reps).fields());
+        if (op == Op.WRITE) BYTE.setVolatile(t.recvBuffer(), writeBytes(back) - 1, (byte) 0);
         long recvs = t.recvsCompleted(), sends = t.sendsCompleted();
         t.postRecv(0);
         t.postSend(0);
         await.recvs(t, recvs + 1);
         await.sends(t, sends + 1);
         timedFrom = Disturbances.voluntarySwitches();
+        batchStart = Disturbances.read(t);
     }
 
     /** Mirror half: follows the measure side's batches until it says the measurement is over. */
@@ -503,19 +579,20 @@ public final class Probe {
     /** Mirror half of {@code op}'s probes (see {@link #Probe(Transport, Await, Control, int, Calls, Op)}). */
     public static void mirror(Transport t, Await await, Control control, int depth, Calls calls, Op op) {
         boolean blocking = calls == Calls.BLOCKING;
-        OneSided writes = op == Op.WRITE ? OneSidedPingPong.exchange(t, control, op) : null;
+        OneSided writes = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
         while (true) {
             Command c = Command.of(control.receiveAll(COMMAND, Command.FIELDS));
             if (c.op() == END) return;
             long size = c.size(), back = c.back();
             int n = c.n(), reps = c.reps();
             Disturbances.Reading start = Disturbances.read(t);
-            if (writes != null) BYTE.setVolatile(t.recvBuffer(), writeBytes(size) - 1, (byte) 0);
+            if (op == Op.WRITE) BYTE.setVolatile(t.recvBuffer(), writeBytes(size) - 1, (byte) 0);
             long recvs = t.recvsCompleted();
             t.postRecv(0);
             await.recvs(t, recvs + 1);
             long waitsFrom = Disturbances.voluntarySwitches();
-            if (writes != null) mirrorWrites(t, writes, await, size, back, reps);
+            if (op == Op.WRITE) mirrorWrites(t, writes, await, size, back, reps);
+            else if (op == Op.READ) start = mirrorReads(t, await);
             else switch (c.op()) {
                 case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, c.op() == ROUND_TRIP ? size : 0, back, reps);
                 case TRAIN -> mirrorTrains(t, await, depth, blocking, n, size, back, reps);
@@ -540,6 +617,20 @@ public final class Probe {
             writes.postWrite(backBytes);
         }
         OneSidedPingPong.awaitOneSided(t, writes, await);
+    }
+
+    /**
+     * Reads: nothing per read; progress (what emulated reads need) until the batch's closing
+     * 0-byte message. Returns this side's counters as the reads begin: a preemption in the
+     * ready message disturbs no read.
+     */
+    private static Disturbances.Reading mirrorReads(Transport t, Await await) {
+        long recvs = t.recvsCompleted();
+        t.postRecv(0); // posted before the ready message, so the closing one never arrives unexpected
+        readyBlocking(t, await);
+        Disturbances.Reading start = Disturbances.read(t);
+        await.recvs(t, recvs + 1);
+        return start;
     }
 
     /**

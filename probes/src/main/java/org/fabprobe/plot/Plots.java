@@ -168,8 +168,9 @@ public final class Plots {
                 logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
-        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, pLogP L = RTT(0)/2 - g(0) %s;"
-                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.pLogPLatency(d.latencyNs()))));
+        chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, %s %s;"
+                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.latencyRule(d.header().settings().op()),
+                MethodReport.pLogPLatency(d.latencyNs()))));
         overlapSubtitles(chart, d);
         return chart;
     }

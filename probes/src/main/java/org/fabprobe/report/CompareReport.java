@@ -36,7 +36,8 @@ public final class CompareReport {
             b.append(String.format(Locale.ROOT, "%n" + ROW, "", "raw", "MPI", "MPI - raw", "raw drift"));
             Cell c = doc.pLogPLatencyNs();
             bare = row(b, "pLogP L µs", c, false);
-            b.append("  (pLogP's L = RTT(0)/2 - g(0), one per run; the ranges below give LogGP's by Table 1)\n");
+            b.append("read".equals(doc.op()) ? "  (L = (RTT(0) - o_s(0) - o_r(0))/2 of the reads, one per run: LogGP's L already)\n"
+                    : "  (pLogP's L = RTT(0)/2 - g(0), one per run; the ranges below give LogGP's by Table 1)\n");
             if (c.raw().value() < 0) b.append("  pLogP L raw: ").append(MethodReport.pLogPLatency(c.raw())).append('\n');
             if (c.mpi().value() < 0) b.append("  pLogP L MPI: ").append(MethodReport.pLogPLatency(c.mpi())).append('\n');
             unresolved = anyUnresolved(c, false);

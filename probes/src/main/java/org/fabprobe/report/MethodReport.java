@@ -32,7 +32,9 @@ public final class MethodReport {
             b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %20s %9.3f%n", PingPongReport.human(p.size()),
                     us(p.prtt1().median()), us(p.prttN().median()), us(p.gapAll()), us(p.overhead()), p.delayNs() / 1e3));
         }
-        parameters(b, "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
+        parameters(b, "read".equals(c.run().settings().op())
+                ? "LogGP per size range (o is the post's; PRTT(1,0,s) = 2L + o + (s-1)G, so L absorbs half the read's completion):"
+                : "LogGP per size range (o is the sender's; L absorbs o_r - o_s):", r.ranges());
         footer(b, c, r.ranges(), r.notes(), MethodDocuments.rangeRtt(r), String.format(Locale.ROOT, "measurement %.1f ms", r.wallMs()));
         return b.toString();
     }
@@ -51,8 +53,9 @@ public final class MethodReport {
     public static String table(MethodAnalysis.Context<?> c, PLogPMethod.Result r) {
         StringBuilder b = header(c, "plogp", "fast parameterized LogP (Kielmann et al.)");
         PLogPMethod.Saturation g0 = r.gap0();
-        b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  pLogP L = RTT(0)/2 - g(0) %s%n",
-                us(g0.gap()), g0.messages(), g0.saturated() ? "" : " (NOT saturated)", pLogPLatency(r.latency())));
+        b.append(String.format(Locale.ROOT, "g(0) %s µs by saturation at n = %d%s;  %s %s%n",
+                us(g0.gap()), g0.messages(), g0.saturated() ? "" : " (NOT saturated)", latencyRule(c.run().settings().op()),
+                pLogPLatency(r.latency())));
         boolean validated = r.sizes().stream().anyMatch(p -> p.saturatedGap() != null);
         b.append(String.format(Locale.ROOT, "%10s %20s %20s %20s %12s%s %6s  %s%n", "size", "o_s µs", "o_r µs",
                 "g(m) µs", "RTT µs", validated ? String.format(Locale.ROOT, " %20s", "g(m) saturated µs") : "",
@@ -64,7 +67,8 @@ public final class MethodReport {
                     us(p.sendOverhead().median()), us(p.recvOverhead().median()), us(p.gap()), p.rtt().value() / 1e3,
                     saturated, p.rtt().summary().count(), p.origin() + (p.stateDependent() ? "  STATE" : "")));
         }
-        parameters(b, "LogGP from parameterized LogP (Table 1), per size range of g(m):", r.loggp());
+        parameters(b, "read".equals(c.run().settings().op()) ? "LogGP per size range of g(m) (L as above):"
+                : "LogGP from parameterized LogP (Table 1), per size range of g(m):", r.loggp());
         double[] ms = r.phasesMs();
         String phases = String.format(Locale.ROOT, "measurement: g(0) %.1f ms, o_s/o_r with implicit g(m) %.1f ms%s",
                 ms[0], ms[1], Double.isNaN(ms[2]) ? "" : String.format(Locale.ROOT, ", g(m) by saturation %.1f ms", ms[2]));
@@ -134,8 +138,11 @@ public final class MethodReport {
         MethodSettings settings = run.settings().method();
         String calls = settings.callsDetail();
         if (settings.oSTiming() != null) calls = calls + "; o_s timed by " + settings.oSTiming();
-        if (!run.settings().op().equals("send")) calls = calls + "; op: " + run.settings().op()
-                + " (one-sided, write-and-poll: o_s the post call, o_r the target's look until the write is there)";
+        calls = calls + switch (run.settings().op()) {
+            case "write" -> "; op: write (one-sided, write-and-poll: o_s the post call, o_r the target's look until the write is there)";
+            case "read" -> "; op: read (one-sided: o_s the post call, o_r completing it once its data has had time to arrive)";
+            default -> "";
+        };
         return new StringBuilder(String.format(Locale.ROOT, "fabprobe %s  transport %s%s  clock %s  host %s%nmethod: %s; %s%n%s",
                 command, run.transport(), library.isEmpty() ? "" : " (" + library + ")", run.clock().source(),
                 run.host().hostname() + run.headerNote(), method, settings.sampling(),
@@ -163,6 +170,11 @@ public final class MethodReport {
     /** L in the table: its value, or "– (overlap)" where it is negative and a line below names the overlap. */
     public static String latencyCell(Estimate latency) {
         return ParameterSet.overlapText(latency) == null ? us(latency) : "– (overlap)";
+    }
+
+    /** How plogp's L follows from the 0 B probes for {@code op} (null: send): a read's round trip holds no message back. */
+    public static String latencyRule(String op) {
+        return "read".equals(op) ? "L = (RTT(0) - o_s(0) - o_r(0))/2" : "pLogP L = RTT(0)/2 - g(0)";
     }
 
     /** pLogP's L = RTT(0)/2 - g(0) with its unit, or where g(0) exceeds RTT(0)/2 what that means. */

@@ -8,7 +8,7 @@ import org.fabprobe.model.Estimate;
 import org.fabprobe.model.ParameterSet;
 
 /**
- * Schema fabprobe.compare/3: one method, with one op (send or write), on the raw transport and over MPI, and per size range
+ * Schema fabprobe.compare/3: one method, with one op (send, write or read), on the raw transport and over MPI, and per size range
  * raw, MPI and MPI - raw of every parameter (the MPI library's own overhead), with all runs whole.
  * Both sides' parameters of a range are fitted over that same range ({@code ranges_rule});
  * {@code raw_ranges} and {@code mpi_ranges} are each side's own.

@@ -45,7 +45,7 @@ public interface OneSided {
      */
     default void postFlush() {}
 
-    /** Whether an unordered write completes only at the next {@link #postFlush} (MPI's puts), not by progress. */
+    /** Whether an unordered write or read completes only at the next {@link #postFlush} (MPI's puts and gets), not by progress. */
     default boolean completesOnlyAtFlush() {
         return false;
     }
@@ -55,8 +55,17 @@ public interface OneSided {
         return "nothing: a write's completion means it is complete at the target";
     }
 
-    /** Reads the peer's first {@code bytes} into the send buffer. */
+    /** Reads the peer's first {@code bytes} into the send buffer; complete once {@link #oneSidedCompleted} counts it. */
     void postRead(long bytes);
+
+    /**
+     * A read as one operation of a window or train: where {@link #completesOnlyAtFlush}, it
+     * completes only at the next {@link #postFlush} (MPI_Get without its MPI_Win_flush), elsewhere
+     * as {@link #postRead}.
+     */
+    default void postReadUnordered(long bytes) {
+        postRead(bytes);
+    }
 
     /** Adds {@code value} to the peer's first 8 bytes; the old value goes to {@link #fetched}. */
     void postFetchAdd(long value);

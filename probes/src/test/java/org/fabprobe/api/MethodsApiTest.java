@@ -31,7 +31,7 @@ class MethodsApiTest {
                 () -> SignatureRequest.of(SIM).bursts(2, 4));
         assertMessage("--bursts must start at 1, have two or more values, and stay <= 65536",
                 () -> SignatureRequest.of(SIM).bursts(1, 1 << 17));
-        assertMessage("--op read: the LogP probes send or write", () -> PLogPRequest.of(SIM).op(Op.READ));
+        assertMessage("--op fetch-add: the LogP probes send, write or read", () -> PLogPRequest.of(SIM).op(Op.FETCH_ADD));
         assertMessage("--ci must be a percentage in (0, 100)", () -> Sampling.defaults().ciPercent(0));
         assertMessage("--max-reps must be --batch..10000000", () -> Sampling.defaults().maxReps(5));
         assertMessage("not a duration: 'soon' (examples: 500ms, 5s, 1m)", () -> Sampling.defaults().timeCap("soon"));

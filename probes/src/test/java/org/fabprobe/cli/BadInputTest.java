@@ -60,11 +60,11 @@ class BadInputTest {
     }
 
     @Test
-    void compareTimesSendsOrWritesOnly() {
-        CliRun read = CliRun.of("compare", "-t", "ucx:posix", "--mpi", "openmpi", "--op", "read");
-        assertEquals(ExitCode.USAGE, read.exitCode(), read::toString);
-        assertTrue(read.err().contains("pingpong --op read"), read::toString);
-        assertSingleLine(read);
+    void compareTimesSendsWritesOrReadsOnly() {
+        CliRun atomic = CliRun.of("compare", "-t", "ucx:posix", "--mpi", "openmpi", "--op", "fetch-add");
+        assertEquals(ExitCode.USAGE, atomic.exitCode(), atomic::toString);
+        assertTrue(atomic.err().contains("pingpong --op fetch-add"), atomic::toString);
+        assertSingleLine(atomic);
         CliRun blocking = CliRun.of("compare", "-t", "ucx:posix", "--mpi", "openmpi", "--op", "write", "--calls", "blocking");
         assertEquals(ExitCode.USAGE, blocking.exitCode(), blocking::toString);
         assertSingleLine(blocking);

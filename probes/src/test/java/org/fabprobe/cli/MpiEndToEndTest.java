@@ -195,6 +195,30 @@ class MpiEndToEndTest {
         }
     }
 
+    /** MPI's one-sided overhead for reads: raw UCX gets against MPI_Get and MPI_Win_flush. */
+    @Test
+    void compareReadGivesMpiGetsOverhead() {
+        CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "--op", "read", "-s", "0..1K", "--json", "-");
+        assertEquals(0, run.exitCode(), run::toString);
+        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
+        assertEquals("read", doc.op());
+        for (MethodDocument side : List.of(doc.raw(), doc.mpi(), doc.rawAgain())) {
+            assertEquals("read", ((org.fabprobe.result.PLogPDocument) side).header().settings().op(), side::toString);
+        }
+        assertTrue(doc.callsNote().contains("MPI_Get") && doc.callsNote().contains("MPI_Win_flush"), doc.callsNote());
+        assertFalse(doc.ranges().isEmpty(), doc::toString);
+        for (CompareDocument.Range row : doc.ranges()) {
+            // a read's L is LogGP's already (no Table 1 conversion): equal to the run's own, on each side
+            assertEquals(doc.pLogPLatencyNs().raw().value(), row.latencyNs().raw().value(), 1e-6, row::toString);
+            assertEquals(doc.pLogPLatencyNs().mpi().value(), row.latencyNs().mpi().value(), 1e-6, row::toString);
+            for (CompareDocument.Cell q : List.of(row.sendOverheadNs(), row.recvOverheadNs(), row.gapNs())) {
+                assertTrue(q.raw().value() >= 0 && q.mpi().value() >= 0 && q.mpi().value() < 1e6, row::toString);
+                assertEquals(q.mpi().value() - q.raw().value(), q.difference().value(), 1e-6 * Math.abs(q.raw().value()) + 1e-9,
+                        row::toString);
+            }
+        }
+    }
+
     @Test
     void unknownMpiOrSelectionIsRefused() {
         CliRun unknown = CliRun.of("pingpong", "-t", "mpi:lam/ucx:tcp", "-s", "8");

@@ -8,12 +8,13 @@ import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * plogp and loggp with --op write: the probes' messages are one-sided writes (write-and-poll).
- * On the emulator a write costs the target nothing, so the set o_s, g, G and L come back and
- * o_r is about 0 (a look and a progress call); over the real libraries the figures are sane and the op is recorded.
+ * plogp and loggp with --op write and --op read: the probes' messages are one-sided writes
+ * (write-and-poll) or reads. On the emulator a write costs the target nothing and a read's
+ * completion costs its origin nothing, so the set o_s, g, G and L come back and o_r is about 0
+ * (a look and a progress call); over the real libraries the figures are sane and the op is recorded.
  */
 class OneSidedMethodsTest {
     /** o_r is set but must not show: the emulator's writes cost the target only the call that applies them. */
@@ -37,6 +38,26 @@ class OneSidedMethodsTest {
             assertEquals("write", ((LogGPDocument) doc).header().settings().op());
             return doc;
         }, L - OS, false);
+    }
+
+    @Test
+    void plogpReadOnSimRecoversTheSetParametersWithin5Percent() {
+        // RTT(m) = o_s + 2L + (m-1)G: L = (RTT(0) - o_s - o_r) / 2 is the set L
+        recovers(() -> {
+            MethodDocument doc = MethodsOnSimTest.run("plogp", SPEC, "--op", "read", "-s", "0..8K", "--adaptive-limit", "0");
+            assertEquals("read", ((PLogPDocument) doc).header().settings().op());
+            return doc;
+        }, L, true);
+    }
+
+    @Test
+    void loggpReadOnSimRecoversTheSetParametersWithin5Percent() {
+        // PRTT(1,0,s) = 2L + o + (s-1)G, and the emulator's completion costs nothing: the set L
+        recovers(() -> {
+            MethodDocument doc = MethodsOnSimTest.run("loggp", SPEC, "--op", "read", "-s", "0..8K");
+            assertEquals("read", ((LogGPDocument) doc).header().settings().op());
+            return doc;
+        }, L, false);
     }
 
     /**
@@ -81,12 +102,12 @@ class OneSidedMethodsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ofi:shm", "ucx:posix"})
-    void plogpWriteOverSharedMemory(String transport) {
-        MethodDocument doc = MethodsOnSimTest.run("plogp", transport, "--op", "write", "-s", "0..4K", "--adaptive-limit", "0");
+    @CsvSource({"ofi:shm,write", "ucx:posix,write", "ofi:shm,read"})
+    void plogpOneSidedOverSharedMemory(String transport, String op) {
+        MethodDocument doc = MethodsOnSimTest.run("plogp", transport, "--op", op, "-s", "0..4K", "--adaptive-limit", "0");
         PLogPDocument plogp = (PLogPDocument) doc;
-        String context = transport + "\n" + doc.parameters() + "\n" + doc.notes();
-        assertEquals("write", plogp.header().settings().op(), context);
+        String context = transport + " " + op + "\n" + doc.parameters() + "\n" + doc.notes();
+        assertEquals(op, plogp.header().settings().op(), context);
         assertTrue(plogp.header().settings().method().calls().equals("nonblocking"), context);
         for (PLogPDocument.Size size : plogp.sizes()) {
             if (size.sizeBytes() == 0) continue; // RTT(0) and g(0) are the method's base, not a row of its own
@@ -94,7 +115,8 @@ class OneSidedMethodsTest {
             // waited 6-48 ms for a descheduled peer)
             if (size.oSNs().disturbed() || size.rttNs().disturbed() || size.oRNs().disturbed()) continue;
             double os = size.oSNs().median(), rtt = size.rttNs().median(), or = size.oRNs().median();
-            // o_r: from the target's first look until the write is there, which it already is: far below a round trip
+            // o_r: from the target's first look until the write is there, which it already is, or the completing
+            // of a read whose data has had time to arrive: far below a round trip
             // (a post call takes under 10 ms even preempted for a slice; a 1-byte put can read 0, noted CLAMPED)
             assertTrue(or >= 0 && or < rtt, "o_r at " + size.sizeBytes() + " B: " + size.oRNs() + "\n" + context);
             assertTrue(os >= 0 && os < 10_000_000, "o_s at " + size.sizeBytes() + " B: " + size.oSNs() + "\n" + context);
@@ -112,7 +134,7 @@ class OneSidedMethodsTest {
 
     @Test
     void anOpTheProbesCannotTimeIsBadInput() {
-        CliRun run = CliRun.of("loggp", "--op", "read", "-t", "sim:L=1us", "-s", "0..64");
+        CliRun run = CliRun.of("loggp", "--op", "cswap", "-t", "sim:L=1us", "-s", "0..64");
         assertEquals(2, run.exitCode(), run::toString);
         assertEquals(1, run.err().strip().lines().count(), run::toString);
     }

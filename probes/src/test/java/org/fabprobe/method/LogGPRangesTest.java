@@ -50,7 +50,7 @@ class LogGPRangesTest {
     @Test
     void aStepInOneSeriesIsFoundDespiteTheOthersScatter() {
         List<SizePrtt> sizes = sweep(SIZES.length, CMA_GAP_ALL, CMA_PRTT1, 20);
-        List<ParameterSet> ranges = LogGPMethod.fit(sizes);
+        List<ParameterSet> ranges = LogGPMethod.fit(sizes, false);
         assertTrue(ranges.stream().anyMatch(r -> r.fromBytes() == 16384), ranges::toString);
         assertTrue(ranges.stream().noneMatch(r -> r.fromBytes() <= 8192 && r.toBytes() >= 16384), ranges::toString);
     }
@@ -58,7 +58,7 @@ class LogGPRangesTest {
     @Test
     void theFasterProtocolAtTheLastSizeIsLeftOutAndSaidSo() {
         List<SizePrtt> sizes = sweep(SIZES.length);
-        List<ParameterSet> ranges = LogGPMethod.fit(sizes);
+        List<ParameterSet> ranges = LogGPMethod.fit(sizes, false);
         assertEquals(131072, ranges.getLast().toBytes(), ranges::toString);
         List<String> notes = LogGPMethod.rangeNotes(sizes);
         assertTrue(notes.stream().anyMatch(n -> n.startsWith(Segments.OUTSIDE_FIT_NOTE) && n.contains("262144 B")),
@@ -70,7 +70,7 @@ class LogGPRangesTest {
     @Test
     void withoutTheStepEverySizeStaysInARange() {
         List<SizePrtt> sizes = sweep(SIZES.length - 1);
-        assertEquals(131072, LogGPMethod.fit(sizes).getLast().toBytes());
+        assertEquals(131072, LogGPMethod.fit(sizes, false).getLast().toBytes());
         assertTrue(LogGPMethod.rangeNotes(sizes).stream().noneMatch(n -> n.startsWith(Segments.OUTSIDE_FIT_NOTE)));
     }
 }

@@ -62,7 +62,7 @@ class PLogPRangesTest {
         assertTrue(added < 40, "halving must stop: " + added);
         List<Long> measured = list.stream().map(SizeParams::size).toList();
         assertTrue(measured.contains(288L) || measured.contains(272L), "the o_s step is bracketed within 32 B: " + measured);
-        List<ParameterSet> sets = PLogPMethod.toLogGP(new Estimate(100, 5), list);
+        List<ParameterSet> sets = PLogPMethod.toLogGP(new Estimate(100, 5), list, false);
         assertTrue(sets.stream().anyMatch(p -> p.toBytes() == 256 || p.toBytes() >= 256 && p.toBytes() < 288),
                 "a range ends at the o_s step: " + sets);
     }
@@ -95,7 +95,7 @@ class PLogPRangesTest {
         assertEquals(2, cuts.length, java.util.Arrays.toString(cuts));
         assertEquals(9, cuts[0], "a range starts at 288 B");
         assertTrue(cuts[1] == 29 || cuts[1] == 30, "a range starts at 4032 or 4064 B: " + cuts[1]);
-        List<ParameterSet> sets = PLogPMethod.toLogGP(new Estimate(100, 5), list);
+        List<ParameterSet> sets = PLogPMethod.toLogGP(new Estimate(100, 5), list, false);
         assertEquals(3, sets.size(), sets::toString);
         assertEquals(256L, sets.getFirst().toBytes(), sets::toString);
     }
@@ -113,7 +113,7 @@ class PLogPRangesTest {
                 double g = 10 * Math.round((5100 + 0.73 * m + 5 * noise.nextGaussian()) / 10);
                 list.add(new SizeParams(m, exact(1523), exact(2024), exact(19000 + g), new Estimate(g, 10), null, "test"));
             }
-            assertEquals(1, PLogPMethod.toLogGP(new Estimate(6000, 10), list).size(), "trial " + trial);
+            assertEquals(1, PLogPMethod.toLogGP(new Estimate(6000, 10), list, false).size(), "trial " + trial);
         }
     }
 

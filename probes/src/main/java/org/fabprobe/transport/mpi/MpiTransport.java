@@ -296,7 +296,7 @@ public final class MpiTransport implements Transport, OneSided {
         rmaPosted++;
     }
 
-    /** MPI_Win_flush: every put posted so far is complete at the target (one more operation in the counts). */
+    /** MPI_Win_flush: every put posted so far is complete at the target, every get's data here (one more operation in the counts). */
     @Override
     public void postFlush() {
         mpi.flush(peer, window);
@@ -311,7 +311,7 @@ public final class MpiTransport implements Transport, OneSided {
 
     @Override
     public String flushing() {
-        return "MPI_Win_flush after the window's MPI_Put calls";
+        return "MPI_Win_flush after the window's MPI_Put or MPI_Get calls";
     }
 
     @Override
@@ -320,6 +320,13 @@ public final class MpiTransport implements Transport, OneSided {
         mpi.flush(peer, window);
         rmaPosted++;
         rmaCompleted++;
+    }
+
+    /** One MPI_Get, complete (and counted so) only at the next {@link #postFlush}, as osu_get_bw's window. */
+    @Override
+    public void postReadUnordered(long bytes) {
+        mpi.get(sendAddress, (int) bytes, peer, 0, window);
+        rmaPosted++;
     }
 
     @Override

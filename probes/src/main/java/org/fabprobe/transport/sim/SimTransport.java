@@ -79,6 +79,8 @@ public final class SimTransport implements Transport, OneSided {
     private final KnownPeers<MemorySegment> inboxes = new KnownPeers<>();
 
     private long linkFreeTicks;
+    /** When the link back from the peer is free for the next read's or atomic's reply. */
+    private long replyLinkFreeTicks;
     private long sent, received, recvsPosted;
     /** Ring slots taken from the inbox: received messages and applied writes. */
     private long consumed;
@@ -333,12 +335,18 @@ public final class SimTransport implements Transport, OneSided {
         roundTrip(8);
     }
 
-    /** o_s busy, then complete o_s + 2L + (m-1)G after the call, in posting order. */
+    /**
+     * o_s busy, then complete o_s + 2L + (m-1)G after the call, in posting order; the replies
+     * leave the target at most one per g + (m-1)G, as messages leave a sender ({@link #enqueue}).
+     */
     private void roundTrip(long bytes) {
         long start = Clock.now();
         SimParameters.Set p = params.forSize(bytes);
         while (rmaPosted - rmaCompleted >= RMA_SLOTS) completeReads();
-        long done = start + Clock.fromNs(p.sendOverhead() + 2 * p.latency() + Math.max(bytes - 1, 0) * p.gapPerByte());
+        double streamNs = Math.max(bytes - 1, 0) * p.gapPerByte();
+        long departure = Math.max(start, replyLinkFreeTicks);
+        replyLinkFreeTicks = departure + Clock.fromNs(p.gap() + streamNs);
+        long done = departure + Clock.fromNs(p.sendOverhead() + 2 * p.latency() + streamNs);
         long previous = rmaPosted == 0 ? done : rmaDone[(int) ((rmaPosted - 1) % RMA_SLOTS)];
         rmaDone[(int) (rmaPosted % RMA_SLOTS)] = Math.max(done, previous);
         rmaPosted++;
