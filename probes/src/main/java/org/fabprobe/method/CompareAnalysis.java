@@ -185,7 +185,7 @@ public final class CompareAnalysis {
             List<PLogPDocument.Size> positive = d.sizes().stream().filter(s -> s.sizeBytes() > 0).toList();
             return new Sweep(positive.stream().mapToLong(PLogPDocument.Size::sizeBytes).toArray(),
                     positive.stream().mapToDouble(s -> s.gNs().value()).toArray(), positive, d.latencyNs(),
-                    "read".equals(d.header().settings().op()));
+                    d.header().settings() != null && "read".equals(d.header().settings().op()));
         }
 
         /**

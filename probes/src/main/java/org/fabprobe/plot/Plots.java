@@ -169,7 +169,7 @@ public final class Plots {
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
         chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, %s %s;"
-                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.latencyRule(d.header().settings().op()),
+                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.latencyRule(d.header().settings() == null ? null : d.header().settings().op()),
                 MethodReport.pLogPLatency(d.latencyNs()))));
         overlapSubtitles(chart, d);
         return chart;
