@@ -41,7 +41,8 @@ export UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}   # empty: UCX installs no error-
 # The Debian packages fabprobe's transports and tests need at run time.
 FABPROBE_DEBIAN_PACKAGES="maven libfabric1 libfabric-bin ucx-utils libucx0 openmpi-bin libopenmpi3 mpich libmpich12 iproute2 fontconfig fonts-dejavu-core"
 # ... and those only the tests need: Slurm and munge for scripts/test-slurm's private cluster
-FABPROBE_TEST_DEBIAN_PACKAGES="slurmctld slurmd slurm-client munge"
+# (libpmix-dev: Slurm's mpi/pmix plugin loads the unversioned libpmix.so, which only it installs)
+FABPROBE_TEST_DEBIAN_PACKAGES="slurmctld slurmd slurm-client munge libpmix-dev"
 
 # ensure_packages: installs missing Debian packages when root, else prints the apt-get line.
 ensure_packages() {
