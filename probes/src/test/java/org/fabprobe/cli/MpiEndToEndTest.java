@@ -170,16 +170,22 @@ class MpiEndToEndTest {
         for (String f : doc.flags()) assertTrue(f.contains("MPI below raw"), doc::toString);
     }
 
+    /** compare --op {@code op} of raw ucx:posix,cma against Open MPI over it: its valid document, the op on every run. */
+    private static CompareDocument compareOneSided(String op) {
+        CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "--op", op, "-s", "0..1K", "--json", "-");
+        assertEquals(0, run.exitCode(), run::toString);
+        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
+        assertEquals(op, doc.op());
+        for (MethodDocument side : List.of(doc.raw(), doc.mpi(), doc.rawAgain())) {
+            assertEquals(op, ((org.fabprobe.result.PLogPDocument) side).header().settings().op(), side::toString);
+        }
+        return doc;
+    }
+
     /** MPI's one-sided overhead: raw UCX writes against MPI_Put and MPI_Win_flush between the same two CPUs' worth of ranks. */
     @Test
     void compareWriteGivesMpiPutsOverhead() {
-        CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "--op", "write", "-s", "0..1K", "--json", "-");
-        assertEquals(0, run.exitCode(), run::toString);
-        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
-        assertEquals("write", doc.op());
-        for (MethodDocument side : List.of(doc.raw(), doc.mpi(), doc.rawAgain())) {
-            assertEquals("write", ((org.fabprobe.result.PLogPDocument) side).header().settings().op(), side::toString);
-        }
+        CompareDocument doc = compareOneSided("write");
         assertTrue(doc.mpi().transportFacts().get("write_ordering").contains("MPI_Put"), doc.mpi().transportFacts()::toString);
         assertTrue(doc.raw().transportFacts().get("write_ordering").contains("put"), doc.raw().transportFacts()::toString);
         assertTrue(doc.callsNote().contains("MPI_Put") && doc.callsNote().contains("ucp_worker_fence"), doc.callsNote());
@@ -198,13 +204,7 @@ class MpiEndToEndTest {
     /** MPI's one-sided overhead for reads: raw UCX gets against MPI_Get and MPI_Win_flush. */
     @Test
     void compareReadGivesMpiGetsOverhead() {
-        CliRun run = CliRun.of("compare", "-t", "ucx:posix,cma", "--mpi", "openmpi", "--op", "read", "-s", "0..1K", "--json", "-");
-        assertEquals(0, run.exitCode(), run::toString);
-        CompareDocument doc = Schemas.validated(run.out(), CompareDocument.class);
-        assertEquals("read", doc.op());
-        for (MethodDocument side : List.of(doc.raw(), doc.mpi(), doc.rawAgain())) {
-            assertEquals("read", ((org.fabprobe.result.PLogPDocument) side).header().settings().op(), side::toString);
-        }
+        CompareDocument doc = compareOneSided("read");
         assertTrue(doc.callsNote().contains("MPI_Get") && doc.callsNote().contains("MPI_Win_flush"), doc.callsNote());
         assertFalse(doc.ranges().isEmpty(), doc::toString);
         for (CompareDocument.Range row : doc.ranges()) {

@@ -21,43 +21,22 @@ class OneSidedMethodsTest {
     private static final double L = 10_000, OS = 3_000, GAP = 12_000, PER_BYTE = 2;
     private static final String SPEC = "sim:L=10us,os=3us,or=1us,g=12us,G=2ns/B";
 
-    @Test
-    void plogpWriteOnSimRecoversTheSetParametersWithin5Percent() {
+    /**
+     * plogp's L is the set L for both ops (writes: pLogP's L by Table 1; reads: (RTT(0) - o_s - o_r) / 2).
+     * loggp's L is RTT/2 - o with one o, the sender's: a write's target adds none, so L - o_s; a
+     * read's PRTT(1,0,s) = 2L + o + (s-1)G, and the emulator's completion costs nothing: the set L.
+     */
+    @ParameterizedTest(name = "{0} --op {1}")
+    @CsvSource({"plogp,write", "loggp,write", "plogp,read", "loggp,read"})
+    void recoversTheSetParametersOnSimWithin5Percent(String method, String op) {
+        boolean plogp = method.equals("plogp");
         recovers(() -> {
-            MethodDocument doc = MethodsOnSimTest.run("plogp", SPEC, "--op", "write", "-s", "0..8K", "--adaptive-limit", "0");
-            assertEquals("write", ((PLogPDocument) doc).header().settings().op());
+            MethodDocument doc = plogp
+                    ? MethodsOnSimTest.run("plogp", SPEC, "--op", op, "-s", "0..8K", "--adaptive-limit", "0")
+                    : MethodsOnSimTest.run("loggp", SPEC, "--op", op, "-s", "0..8K");
+            assertEquals(op, plogp ? ((PLogPDocument) doc).header().settings().op() : ((LogGPDocument) doc).header().settings().op());
             return doc;
-        }, L, true);
-    }
-
-    @Test
-    void loggpWriteOnSimRecoversTheSetParametersWithin5Percent() {
-        // LogGP's L is RTT/2 - o with one o, the sender's: the write's target adds none, so L - o_s
-        recovers(() -> {
-            MethodDocument doc = MethodsOnSimTest.run("loggp", SPEC, "--op", "write", "-s", "0..8K");
-            assertEquals("write", ((LogGPDocument) doc).header().settings().op());
-            return doc;
-        }, L - OS, false);
-    }
-
-    @Test
-    void plogpReadOnSimRecoversTheSetParametersWithin5Percent() {
-        // RTT(m) = o_s + 2L + (m-1)G: L = (RTT(0) - o_s - o_r) / 2 is the set L
-        recovers(() -> {
-            MethodDocument doc = MethodsOnSimTest.run("plogp", SPEC, "--op", "read", "-s", "0..8K", "--adaptive-limit", "0");
-            assertEquals("read", ((PLogPDocument) doc).header().settings().op());
-            return doc;
-        }, L, true);
-    }
-
-    @Test
-    void loggpReadOnSimRecoversTheSetParametersWithin5Percent() {
-        // PRTT(1,0,s) = 2L + o + (s-1)G, and the emulator's completion costs nothing: the set L
-        recovers(() -> {
-            MethodDocument doc = MethodsOnSimTest.run("loggp", SPEC, "--op", "read", "-s", "0..8K");
-            assertEquals("read", ((LogGPDocument) doc).header().settings().op());
-            return doc;
-        }, L, false);
+        }, plogp || op.equals("read") ? L : L - OS, plogp);
     }
 
     /**
