@@ -147,6 +147,11 @@ public final class Plots {
 
     // ---- the LogP methods ---------------------------------------------------------------------
 
+    /** What a LogP plot's title adds for a one-sided op ("" for messages). */
+    private static String oneSided(String op) {
+        return op == null || op.equals("send") ? "" : ", one-sided " + op + "s";
+    }
+
     static JFreeChart plogp(PLogPDocument d) {
         List<YIntervalSeries> series = new ArrayList<>(List.of(new YIntervalSeries("o_s(m)"), new YIntervalSeries("o_r(m)"),
                 new YIntervalSeries("g(m) from RTT(m) - RTT(0) + g(0)")));
@@ -164,7 +169,7 @@ public final class Plots {
             if (s.gSaturated() != null) add(saturated, s.sizeBytes(), s.gSaturated().gNs());
         }
         if (!saturated.isEmpty()) series.add(saturated);
-        JFreeChart chart = xy(title(d, "pLogP o_s, o_r, g against message size"), sizeAxis("message size m"),
+        JFreeChart chart = xy(title(d, "pLogP o_s, o_r, g against message size" + oneSided(d.header().settings() == null ? null : d.header().settings().op())), sizeAxis("message size m"),
                 logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
@@ -190,7 +195,8 @@ public final class Plots {
             SampledValue p = s.prtt10Ns();
             add(series.get(2), s.sizeBytes(), new Estimate(p.median() / 2, p.ci95() / 2));
         }
-        JFreeChart chart = xy(title(d, "LogGP o, g + (s-1)G against message size (n = " + d.messages() + ")"),
+        JFreeChart chart = xy(title(d, "LogGP o, g + (s-1)G against message size (n = " + d.messages() + ")"
+                + oneSided(d.header().settings() == null ? null : d.header().settings().op())),
                 sizeAxis("message size s"), logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
