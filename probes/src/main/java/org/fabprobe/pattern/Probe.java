@@ -89,7 +89,7 @@ public final class Probe {
     private final int depth;
     private final boolean blocking;
     /** Non-null with a one-sided op: the messages are writes or reads. */
-    private final OneSided writes;
+    private final OneSided oneSided;
     private final Op op;
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /** Timer overhead: every interval between two clock reads contains one read (Santos et al.). */
@@ -127,7 +127,7 @@ public final class Probe {
         this.readCostNs = overheadOrZero(Clock.facts().readCostNs());
         this.sendTimerNs = blocking ? overheadOrZero(t.sendTimerNs()) : readCostNs;
         this.op = op;
-        this.writes = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
+        this.oneSided = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
     }
 
     /** Whether the probes time {@code op}: sends, writes and reads (an atomic has no size to fit a gap per byte to). */
@@ -266,9 +266,9 @@ public final class Probe {
         long bytes = writeBytes(size);
         BYTE.set(t.sendBuffer(), bytes - 1, f);
         long start = Clock.now();
-        writes.postWrite(bytes);
+        oneSided.postWrite(bytes);
         long posted = Clock.now();
-        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        OneSidedPingPong.awaitFlag(t, oneSided, await, t.recvBuffer(), writeBytes(back) - 1, f);
         long end = Clock.now();
         sendTicks[r] = posted - start;
         return end - start;
@@ -277,7 +277,7 @@ public final class Probe {
     /** A read of {@code size} bytes: o_s the post call, RTT until its data is here. */
     private long roundTripRead(long size, int r) {
         long start = Clock.now();
-        writes.postReadUnordered(writeBytes(size));
+        oneSided.postReadUnordered(writeBytes(size));
         long posted = Clock.now();
         completeReads();
         long end = Clock.now();
@@ -287,8 +287,8 @@ public final class Probe {
 
     /** Until every read posted has completed: flushed first where only a flush completes them (MPI_Win_flush). */
     private void completeReads() {
-        if (writes.completesOnlyAtFlush()) writes.postFlush();
-        OneSidedPingPong.awaitOneSided(t, writes, await);
+        if (oneSided.completesOnlyAtFlush()) oneSided.postFlush();
+        OneSidedPingPong.awaitOneSided(t, oneSided, await);
     }
 
     private long roundTripBlocking(long size, long back, int r) {
@@ -324,11 +324,11 @@ public final class Probe {
     private long recvAfterDelayWrite(long back, long delay, int r) {
         byte f = OneSidedPingPong.flag(r);
         BYTE.set(t.sendBuffer(), 0, f);
-        writes.postWrite(1);
-        OneSidedPingPong.awaitOneSided(t, writes, await); // this side's own completion is no part of o_r
+        oneSided.postWrite(1);
+        OneSidedPingPong.awaitOneSided(t, oneSided, await); // this side's own completion is no part of o_r
         spinUntil(Clock.now() + delay);
         long start = Clock.now();
-        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        OneSidedPingPong.awaitFlag(t, oneSided, await, t.recvBuffer(), writeBytes(back) - 1, f);
         return Clock.now() - start;
     }
 
@@ -337,7 +337,7 @@ public final class Probe {
      * the time to complete it (a completion to find; MPI's flush).
      */
     private long recvAfterDelayRead(long back, long delay) {
-        writes.postReadUnordered(writeBytes(back));
+        oneSided.postReadUnordered(writeBytes(back));
         spinUntil(Clock.now() + delay);
         long start = Clock.now();
         completeReads();
@@ -409,23 +409,30 @@ public final class Probe {
         BYTE.set(send, bytes - 1, (byte) 0);
         long start = Clock.now();
         for (int i = 0; i + 1 < n; i++) {
-            // at most depth outstanding; where only a flush completes writes (MPI), a train longer
-            // than the depth flushes at that bound instead of waiting for completions that never come
-            while (writes.oneSidedPosted() - writes.oneSidedCompleted() >= depth) {
-                if (writes.completesOnlyAtFlush()) writes.postFlush();
-                else t.progress();
-            }
-            writes.postWriteUnordered(bytes);
+            awaitRoomForOneMore();
+            oneSided.postWriteUnordered(bytes);
             if (delay > 0) spinTimed(delay);
         }
         if (n > 1) {
-            writes.postFlush();
-            OneSidedPingPong.awaitOneSided(t, writes, await);
+            oneSided.postFlush();
+            OneSidedPingPong.awaitOneSided(t, oneSided, await);
         }
         BYTE.set(send, bytes - 1, f);
-        writes.postWrite(bytes);
-        OneSidedPingPong.awaitFlag(t, writes, await, t.recvBuffer(), writeBytes(back) - 1, f);
+        oneSided.postWrite(bytes);
+        OneSidedPingPong.awaitFlag(t, oneSided, await, t.recvBuffer(), writeBytes(back) - 1, f);
         return Clock.now() - start;
+    }
+
+    /**
+     * Until fewer than depth one-sided operations are outstanding; where only a flush completes
+     * them (MPI), a train longer than the depth flushes at that bound instead of waiting for
+     * completions that never come.
+     */
+    private void awaitRoomForOneMore() {
+        while (oneSided.oneSidedPosted() - oneSided.oneSidedCompleted() >= depth) {
+            if (oneSided.completesOnlyAtFlush()) oneSided.postFlush();
+            else t.progress();
+        }
     }
 
     /** {@code n} reads of {@code size} bytes, {@code delay} apart, at most depth outstanding, until the last is here. */
@@ -433,11 +440,8 @@ public final class Probe {
         long bytes = writeBytes(size);
         long start = Clock.now();
         for (int i = 0; i < n; i++) {
-            while (writes.oneSidedPosted() - writes.oneSidedCompleted() >= depth) {
-                if (writes.completesOnlyAtFlush()) writes.postFlush();
-                else t.progress();
-            }
-            writes.postReadUnordered(bytes);
+            awaitRoomForOneMore();
+            oneSided.postReadUnordered(bytes);
             if (delay > 0 && i + 1 < n) spinTimed(delay);
         }
         completeReads();
@@ -579,7 +583,7 @@ public final class Probe {
     /** Mirror half of {@code op}'s probes (see {@link #Probe(Transport, Await, Control, int, Calls, Op)}). */
     public static void mirror(Transport t, Await await, Control control, int depth, Calls calls, Op op) {
         boolean blocking = calls == Calls.BLOCKING;
-        OneSided writes = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
+        OneSided oneSided = op.oneSided() ? OneSidedPingPong.exchange(t, control, op) : null;
         while (true) {
             Command c = Command.of(control.receiveAll(COMMAND, Command.FIELDS));
             if (c.op() == END) return;
@@ -591,7 +595,7 @@ public final class Probe {
             t.postRecv(0);
             await.recvs(t, recvs + 1);
             long waitsFrom = Disturbances.voluntarySwitches();
-            if (op == Op.WRITE) mirrorWrites(t, writes, await, size, back, reps);
+            if (op == Op.WRITE) mirrorWrites(t, oneSided, await, size, back, reps);
             else if (op == Op.READ) start = mirrorReads(t, await);
             else switch (c.op()) {
                 case ROUND_TRIP, RECV_AFTER_DELAY -> mirrorTrains(t, await, depth, blocking, 1, c.op() == ROUND_TRIP ? size : 0, back, reps);
@@ -606,17 +610,17 @@ public final class Probe {
     }
 
     /** Round trips and trains alike: per repetition, wait for the flagged write, answer with one. */
-    private static void mirrorWrites(Transport t, OneSided writes, Await await, long size, long back, int reps) {
+    private static void mirrorWrites(Transport t, OneSided oneSided, Await await, long size, long back, int reps) {
         readyBlocking(t, await);
         MemorySegment send = t.sendBuffer(), recv = t.recvBuffer();
         long at = writeBytes(size) - 1, backBytes = writeBytes(back);
         for (int r = 0; r < reps; r++) {
             byte f = OneSidedPingPong.flag(r);
-            OneSidedPingPong.awaitFlag(t, writes, await, recv, at, f);
+            OneSidedPingPong.awaitFlag(t, oneSided, await, recv, at, f);
             BYTE.set(send, backBytes - 1, f);
-            writes.postWrite(backBytes);
+            oneSided.postWrite(backBytes);
         }
-        OneSidedPingPong.awaitOneSided(t, writes, await);
+        OneSidedPingPong.awaitOneSided(t, oneSided, await);
     }
 
     /**

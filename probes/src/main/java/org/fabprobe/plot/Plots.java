@@ -26,10 +26,12 @@ import org.fabprobe.result.CompareDocument;
 import org.fabprobe.result.HockneyRange;
 import org.fabprobe.result.LogGPDocument;
 import org.fabprobe.result.MethodDocument;
+import org.fabprobe.result.MethodSettings;
 import org.fabprobe.result.PLogPDocument;
 import org.fabprobe.result.ParameterRange;
 import org.fabprobe.result.PingPongDocument;
 import org.fabprobe.result.RunDocument;
+import org.fabprobe.result.RunHeader;
 import org.fabprobe.result.SampledValue;
 import org.fabprobe.result.SignatureDocument;
 import org.jfree.chart.JFreeChart;
@@ -147,6 +149,11 @@ public final class Plots {
 
     // ---- the LogP methods ---------------------------------------------------------------------
 
+    /** The op a LogP run's messages were (null: a document without settings, sends). */
+    private static String op(RunHeader<? extends MethodSettings.Holder> header) {
+        return header.settings() == null ? null : header.settings().op();
+    }
+
     /** What a LogP plot's title adds for a one-sided op ("" for messages). */
     private static String oneSided(String op) {
         return op == null || op.equals("send") ? "" : ", one-sided " + op + "s";
@@ -169,12 +176,12 @@ public final class Plots {
             if (s.gSaturated() != null) add(saturated, s.sizeBytes(), s.gSaturated().gNs());
         }
         if (!saturated.isEmpty()) series.add(saturated);
-        JFreeChart chart = xy(title(d, "pLogP o_s, o_r, g against message size" + oneSided(d.header().settings() == null ? null : d.header().settings().op())), sizeAxis("message size m"),
+        JFreeChart chart = xy(title(d, "pLogP o_s, o_r, g against message size" + oneSided(op(d.header()))), sizeAxis("message size m"),
                 logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));
         chart.addSubtitle(subtitle(String.format(Locale.ROOT, "g(0) %.3f µs by saturation, %s %s;"
-                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.latencyRule(d.header().settings() == null ? null : d.header().settings().op()),
+                + " shaded: the LogGP size ranges", d.g0().gNs().value() / 1e3, MethodReport.latencyRule(op(d.header())),
                 MethodReport.pLogPLatency(d.latencyNs()))));
         overlapSubtitles(chart, d);
         return chart;
@@ -196,7 +203,7 @@ public final class Plots {
             add(series.get(2), s.sizeBytes(), new Estimate(p.median() / 2, p.ci95() / 2));
         }
         JFreeChart chart = xy(title(d, "LogGP o, g + (s-1)G against message size (n = " + d.messages() + ")"
-                + oneSided(d.header().settings() == null ? null : d.header().settings().op())),
+                + oneSided(op(d.header()))),
                 sizeAxis("message size s"), logAxis("time (µs); bars: 95 % CI"), collection(series), null);
         shadeRanges(chart, d);
         zero.forEach(z -> chart.addSubtitle(subtitle(z)));

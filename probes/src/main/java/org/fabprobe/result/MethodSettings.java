@@ -16,7 +16,7 @@ public record MethodSettings(String calls, String callsDetail,
     public interface Holder {
         MethodSettings method();
 
-        /** What a probe's message is: send, or write (plogp and loggp --op write). */
+        /** What a probe's message is: send, write or read (plogp and loggp --op). */
         default String op() {
             return "send";
         }
